@@ -21,7 +21,10 @@ struct KernelRecord {
   uint32_t stream_id = 0;
   std::string_view name;       // valid only during the OnKernelRecord call
   uint32_t graph_id = 0;       // graph exec id when the kernel ran inside a CUDA graph, else 0
-  uint64_t graph_node_id = 0;  // node id within that graph, when graph_id != 0
+  // When graph_id != 0: the capture key passed to BackendSink::OnGraphNodeCaptured for the node
+  // this kernel was cloned from, or 0 when no capture path was recorded (fallback: attribute
+  // under the launch path by `name`, §3.8).
+  uint64_t graph_node_id = 0;
 };
 
 // Static properties of one device, as written in the profile's device table.
@@ -44,7 +47,8 @@ class BackendSink {
   // Application thread, at API enter of a kernel launch (not during stream capture).
   // Captures the context path in every active session and remembers it under
   // `correlation_id`. `kernel_name` may be empty (graph launches); `expected_records` is 1 for a
-  // kernel launch, the number of kernel nodes for a graph launch.
+  // kernel launch, the number of kernel nodes for a graph launch, 0 when unknown (a graph
+  // instantiated before profiling started: keep the state until the next flush completes).
   virtual void OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
                              uint32_t expected_records) = 0;
   // Application thread, at API exit of the same launch.
@@ -57,6 +61,16 @@ class BackendSink {
   // Application thread: NVTX push/pop ranges become scopes on that thread.
   virtual void OnNvtxPush(std::string_view message) = 0;
   virtual void OnNvtxPop() = 0;
+  // CUDA graphs (§5.10). Application thread, inside a kernel launch made while the thread
+  // captures a stream (no OnLaunchEnter is sent for such launches): a kernel node was created.
+  // The core records the capture path (current context path plus `kernel_name`, or the open
+  // op) under `capture_key`; replayed records carry the key as KernelRecord::graph_node_id.
+  virtual void OnGraphNodeCaptured(uint64_t capture_key, std::string_view kernel_name) {
+    (void)capture_key;
+    (void)kernel_name;
+  }
+  // Any thread: no graph node refers to `capture_key` any more; the core may free its path.
+  virtual void OnGraphNodeReleased(uint64_t capture_key) { (void)capture_key; }
 };
 
 // Implemented by each backend. All methods run on the thread of the API call that needs them
