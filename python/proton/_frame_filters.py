@@ -1,0 +1,32 @@
+"""Directories whose frames the python context leaves out (profiler.md §2.8): this package
+and the launcher's bootstrap. Kept here so a bootstrap installed elsewhere can add itself."""
+
+import os
+from typing import List
+
+from . import _C
+
+_dirs: List[str] = []
+
+
+def _variants(directory: str) -> List[str]:
+    # Frames report co_filename as the module was found: raw, absolute or resolved.
+    seen = []
+    for form in (directory, os.path.abspath(directory), os.path.realpath(directory)):
+        prefix = form.rstrip(os.sep) + os.sep
+        if prefix not in seen:
+            seen.append(prefix)
+    return seen
+
+
+def add(directory: str) -> None:
+    """Drops frames of files under ``directory`` from python-context paths."""
+    for prefix in _variants(directory):
+        if prefix not in _dirs:
+            _dirs.append(prefix)
+    _C.set_frame_filters(_dirs)
+
+
+_package_dir = os.path.dirname(__file__)
+add(_package_dir)
+add(os.path.join(os.path.dirname(_package_dir), "proton_bootstrap"))

@@ -1,0 +1,22 @@
+// Private command-line-mode switches of proton._C for the `proton` command's bootstrap
+// (documented in python/proton/__init__.py): set_command_line, is_command_line,
+// start_cli_session.
+#pragma once
+
+#include <Python.h>
+
+namespace proton::python {
+
+PyObject* SetCommandLine(PyObject* self, PyObject* on);
+PyObject* IsCommandLine(PyObject* self, PyObject* unused);
+PyObject* StartCliSession(PyObject* self, PyObject* unused);
+
+}  // namespace proton::python
+
+#define PROTON_CLI_METHODS                                                                    \
+  {"set_command_line", ::proton::python::SetCommandLine, METH_O,                              \
+   "set_command_line(on): command-line mode (private, for the proton command)"},              \
+      {"is_command_line", ::proton::python::IsCommandLine, METH_NOARGS,                       \
+       "flags.command_line"},                                                                 \
+      {"start_cli_session", ::proton::python::StartCliSession, METH_NOARGS,                   \
+       "start session 0 from the PROTON_CLI_* environment (private)"},
