@@ -1,0 +1,399 @@
+// See cli_args.h. The scan follows CPython 3.11's argparse step by step: every argument is
+// first classified as an option ('O') or not ('A') by _parse_optional (which is where
+// ambiguous prefixes are reported, before anything is consumed); then the arguments are
+// consumed left to right by consume_optional, converting values as each option is taken.
+#include "viewer/cli_args.h"
+
+#include <cmath>
+#include <optional>
+
+#include "viewer/py_number.h"
+
+namespace proton::viewer {
+namespace {
+
+enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
+                 kPrintSorted, kDiffProfile };
+
+struct OptionString {
+  std::string_view text;
+  Opt opt;
+};
+
+// argparse's _option_string_actions, in registration order (this order shows in the
+// "ambiguous option" message).
+constexpr OptionString kOptionStrings[] = {
+    {"-h", Opt::kHelp},          {"--help", Opt::kHelp},
+    {"-l", Opt::kList},          {"--list", Opt::kList},
+    {"-m", Opt::kMetrics},       {"--metrics", Opt::kMetrics},
+    {"-i", Opt::kInclude},       {"--include", Opt::kInclude},
+    {"-e", Opt::kExclude},       {"--exclude", Opt::kExclude},
+    {"-t", Opt::kThreshold},     {"--threshold", Opt::kThreshold},
+    {"-d", Opt::kDepth},         {"--depth", Opt::kDepth},
+    {"-f", Opt::kFormat},        {"--format", Opt::kFormat},
+    {"--print-sorted", Opt::kPrintSorted},
+    {"--diff-profile", Opt::kDiffProfile}, {"-diff", Opt::kDiffProfile},
+};
+
+bool TakesValue(Opt opt) {
+  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted;
+}
+
+// The action's name in messages: its option strings joined with '/'.
+std::string_view ActionName(Opt opt) {
+  switch (opt) {
+    case Opt::kHelp: return "-h/--help";
+    case Opt::kList: return "-l/--list";
+    case Opt::kMetrics: return "-m/--metrics";
+    case Opt::kInclude: return "-i/--include";
+    case Opt::kExclude: return "-e/--exclude";
+    case Opt::kThreshold: return "-t/--threshold";
+    case Opt::kDepth: return "-d/--depth";
+    case Opt::kFormat: return "-f/--format";
+    case Opt::kPrintSorted: return "--print-sorted";
+    case Opt::kDiffProfile: return "--diff-profile/-diff";
+  }
+  return "";
+}
+
+Status ArgumentError(Opt opt, std::string_view message) {
+  return Status::UsageError("argument " + std::string(ActionName(opt)) + ": " +
+                            std::string(message));
+}
+
+const OptionString* FindExact(std::string_view text) {
+  for (const OptionString& o : kOptionStrings) {
+    if (o.text == text) return &o;
+  }
+  return nullptr;
+}
+
+// One classified option argument. `known` is false for an unknown option (action None).
+struct OptionTuple {
+  bool known = false;
+  Opt opt = Opt::kHelp;
+  std::string_view option_string;
+  std::optional<std::string> explicit_arg;
+};
+
+bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+
+// argparse's _negative_number_matcher: '^-\d+$|^-\d*\.\d+$' ('$' also before a final '\n').
+// ASCII digits only: other Unicode digits are treated as option text (documented deviation).
+bool LooksLikeNegativeNumber(std::string_view s) {
+  if (s.empty() || s[0] != '-') return false;
+  std::string_view body = s.substr(1);
+  if (!body.empty() && body.back() == '\n') body.remove_suffix(1);
+  if (body.empty()) return false;
+  size_t i = 0;
+  while (i < body.size() && IsAsciiDigit(body[i])) ++i;
+  if (i == body.size()) return true;  // -\d+
+  if (body[i] != '.') return false;
+  ++i;
+  size_t frac = 0;
+  while (i < body.size() && IsAsciiDigit(body[i])) ++i, ++frac;
+  return frac > 0 && i == body.size();
+}
+
+// argparse's _get_option_tuples.
+std::vector<OptionTuple> GetOptionTuples(std::string_view arg) {
+  std::vector<OptionTuple> result;
+  if (arg.size() >= 2 && arg[0] == '-' && arg[1] == '-') {
+    std::string_view prefix = arg;
+    std::optional<std::string> explicit_arg;
+    if (size_t eq = arg.find('='); eq != std::string_view::npos) {
+      prefix = arg.substr(0, eq);
+      explicit_arg = std::string(arg.substr(eq + 1));
+    }
+    for (const OptionString& o : kOptionStrings) {
+      if (o.text.substr(0, prefix.size()) == prefix) {
+        result.push_back({true, o.opt, o.text, explicit_arg});
+      }
+    }
+  } else if (arg.size() >= 2 && arg[0] == '-') {
+    std::string_view short_prefix = arg.substr(0, 2);
+    for (const OptionString& o : kOptionStrings) {
+      if (o.text == short_prefix) {
+        result.push_back({true, o.opt, o.text, std::string(arg.substr(2))});
+      } else if (o.text.substr(0, arg.size()) == arg) {
+        result.push_back({true, o.opt, o.text, std::nullopt});
+      }
+    }
+  }
+  return result;
+}
+
+// argparse's _parse_optional: nullopt means a positional ('A'); an error is an ambiguous
+// prefix.
+Result<std::optional<OptionTuple>> ParseOptional(std::string_view arg) {
+  using Out = std::optional<OptionTuple>;
+  if (arg.empty() || arg[0] != '-') return Out();
+  if (const OptionString* exact = FindExact(arg)) {
+    return Out(OptionTuple{true, exact->opt, exact->text, std::nullopt});
+  }
+  if (arg.size() == 1) return Out();
+  if (size_t eq = arg.find('='); eq != std::string_view::npos) {
+    if (const OptionString* o = FindExact(arg.substr(0, eq))) {
+      return Out(OptionTuple{true, o->opt, o->text, std::string(arg.substr(eq + 1))});
+    }
+  }
+  std::vector<OptionTuple> tuples = GetOptionTuples(arg);
+  if (tuples.size() > 1) {
+    std::string matches;
+    for (const OptionTuple& t : tuples) {
+      if (!matches.empty()) matches += ", ";
+      matches += t.option_string;
+    }
+    return Status::UsageError("ambiguous option: " + std::string(arg) + " could match " +
+                              matches);
+  }
+  if (tuples.size() == 1) return Out(tuples[0]);
+  if (LooksLikeNegativeNumber(arg)) return Out();
+  if (arg.find(' ') != std::string_view::npos) return Out();
+  return Out(OptionTuple{false, Opt::kHelp, arg, std::nullopt});
+}
+
+std::string_view TrimSpacesTabs(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+struct ScanState {
+  ViewerArgs args;
+  std::optional<std::string> metrics_text;  // -m as given (last one wins)
+  std::vector<std::string> unknown;         // unknown option strings, in order
+  std::vector<std::string> positionals;
+};
+
+// take_action: converts and stores one option's value. Sets args.help and stops on -h.
+Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
+  ViewerArgs& a = st.args;
+  switch (opt) {
+    case Opt::kHelp: a.help = true; return Status();
+    case Opt::kList: a.list = true; return Status();
+    case Opt::kPrintSorted: a.print_sorted = true; return Status();
+    case Opt::kMetrics: st.metrics_text = *value; return Status();
+    case Opt::kInclude: a.include = *value; return Status();
+    case Opt::kExclude: a.exclude = *value; return Status();
+    case Opt::kDiffProfile: a.diff_profile = *value; return Status();
+    case Opt::kThreshold: {
+      std::optional<double> v = ParsePyFloat(*value);
+      if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
+      if (!std::isfinite(*v)) {
+        return ArgumentError(opt, "threshold must be a finite number: '" + *value + "'");
+      }
+      a.threshold = *v;
+      a.has_threshold = *v != 0.0;  // Python truthiness: -t 0 does nothing
+      a.threshold_text = *value;
+      return Status();
+    }
+    case Opt::kDepth: {
+      std::optional<int64_t> v = ParsePyInt(*value);
+      if (!v) return ArgumentError(opt, "invalid int value: '" + *value + "'");
+      a.depth = *v;
+      return Status();
+    }
+    case Opt::kFormat: {
+      static constexpr std::pair<std::string_view, NameFormat> kChoices[] = {
+          {"full", NameFormat::kFull},
+          {"file_function_line", NameFormat::kFileFunctionLine},
+          {"function_line", NameFormat::kFunctionLine},
+          {"file_function", NameFormat::kFileFunction}};
+      for (const auto& [word, format] : kChoices) {
+        if (*value == word) {
+          a.format = format;
+          return Status();
+        }
+      }
+      return ArgumentError(opt, "invalid choice: '" + *value +
+                                    "' (choose from 'full', 'file_function_line', "
+                                    "'function_line', 'file_function')");
+    }
+  }
+  return Status();
+}
+
+// consume_optional for the option at args[index]; returns the index after what it used.
+Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& args,
+                               const std::vector<char>& pattern, size_t index,
+                               OptionTuple tuple) {
+  if (!tuple.known) {
+    st.unknown.push_back(args[index]);
+    return index + 1;
+  }
+  // Collected first and taken afterwards, as argparse does: an error later in a cluster
+  // (e.g. "-lx") wins over an earlier flag in it.
+  std::vector<std::pair<Opt, std::optional<std::string>>> actions;
+  size_t stop = index + 1;
+  Opt opt = tuple.opt;
+  std::string option_string(tuple.option_string);
+  std::optional<std::string> explicit_arg = std::move(tuple.explicit_arg);
+  while (true) {
+    if (explicit_arg) {
+      if (!TakesValue(opt) && option_string[1] != '-' && !explicit_arg->empty()) {
+        // A single-dash flag with text attached: the text is more single-dash options.
+        actions.emplace_back(opt, std::nullopt);
+        std::string next = std::string("-") + (*explicit_arg)[0];
+        const OptionString* o = FindExact(next);
+        if (o == nullptr) {
+          return ArgumentError(opt, "ignored explicit argument '" + *explicit_arg + "'");
+        }
+        std::string rest = explicit_arg->substr(1);
+        opt = o->opt;
+        option_string = next;
+        if (rest.empty()) explicit_arg.reset(); else explicit_arg = std::move(rest);
+      } else if (TakesValue(opt)) {
+        actions.emplace_back(opt, std::move(explicit_arg));
+        break;
+      } else {
+        return ArgumentError(opt, "ignored explicit argument '" + *explicit_arg + "'");
+      }
+    } else {
+      if (TakesValue(opt)) {
+        if (index + 1 >= args.size() || pattern[index + 1] != 'A') {
+          return ArgumentError(opt, "expected one argument");
+        }
+        actions.emplace_back(opt, args[index + 1]);
+        stop = index + 2;
+      } else {
+        actions.emplace_back(opt, std::nullopt);
+      }
+      break;
+    }
+  }
+  for (auto& [action, value] : actions) {
+    PROTON_RETURN_IF_ERROR(TakeAction(st, action, value ? &*value : nullptr));
+    if (st.args.help) break;
+  }
+  return stop;
+}
+
+Status CheckAfterScan(ScanState& st) {
+  ViewerArgs& a = st.args;
+  if (!st.unknown.empty()) {
+    std::string list;
+    for (const std::string& u : st.unknown) {
+      if (!list.empty()) list += ' ';
+      list += u;
+    }
+    return Status::UsageError("unrecognized arguments: " + list);
+  }
+  if (st.positionals.empty()) return Status::UsageError("Must specify a file to read");
+  if (st.positionals.size() > 1) {
+    return Status::UsageError("Must specify exactly one file to read (got " +
+                              std::to_string(st.positionals.size()) + ")");
+  }
+  a.file = st.positionals[0];
+  if (!a.include.empty() && !a.exclude.empty()) {
+    return Status::UsageError("Cannot specify both include and exclude");
+  }
+  // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
+  if (a.list) return Status();
+  if (st.metrics_text && !st.metrics_text->empty()) {
+    std::string_view text = *st.metrics_text;
+    size_t start = 0;
+    while (true) {
+      size_t comma = text.find(',', start);
+      std::string_view item = TrimSpacesTabs(
+          text.substr(start, comma == std::string_view::npos ? std::string_view::npos
+                                                              : comma - start));
+      if (item.empty()) {
+        return Status::UsageError("argument -m/--metrics: empty metric name in '" +
+                                  *st.metrics_text + "'");
+      }
+      a.metrics.emplace_back(item);
+      if (comma == std::string_view::npos) break;
+      start = comma + 1;
+    }
+  }
+  if (a.file == "-" && a.diff_profile == "-") {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
+}  // namespace
+
+Result<ViewerArgs> ParseViewerArgs(const std::vector<std::string>& args) {
+  // Pass 1: classify (argparse's arg_strings_pattern). After "--" everything is 'A'.
+  std::vector<char> pattern(args.size(), 'A');
+  std::vector<std::optional<OptionTuple>> tuples(args.size());
+  size_t dash_dash = args.size();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--") {
+      pattern[i] = '-';
+      dash_dash = i;
+      break;
+    }
+    PROTON_ASSIGN_OR_RETURN(tuples[i], ParseOptional(args[i]));
+    if (tuples[i]) pattern[i] = 'O';
+  }
+  // Pass 2: consume left to right.
+  ScanState st;
+  size_t i = 0;
+  while (i < args.size()) {
+    if (i == dash_dash) {  // "--" ends the options and is not itself an argument (§2.3)
+      ++i;
+      continue;
+    }
+    if (pattern[i] == 'O') {
+      PROTON_ASSIGN_OR_RETURN(i, ConsumeOptional(st, args, pattern, i, std::move(*tuples[i])));
+      if (st.args.help) return std::move(st.args);
+    } else {
+      st.positionals.push_back(args[i]);
+      ++i;
+    }
+  }
+  PROTON_RETURN_IF_ERROR(CheckAfterScan(st));
+  return std::move(st.args);
+}
+
+std::string_view UsageText() {
+  return "usage: proton-viewer [-h] [-l] [-m METRICS] [-i INCLUDE] [-e EXCLUDE]\n"
+         "                     [-t THRESHOLD] [-d DEPTH]\n"
+         "                     [-f {full,file_function_line,function_line,file_function}]\n"
+         "                     [--print-sorted] [--diff-profile DIFF_PROFILE]\n";
+}
+
+std::string_view HelpText() {
+  static const std::string kHelp = std::string(UsageText()) +
+      "\n"
+      "Print the call tree of a Proton profile FILE (JSON or MessagePack; '-' reads stdin).\n"
+      "\n"
+      "options:\n"
+      "  -h, --help            show this help message and exit\n"
+      "  -l, --list            list the raw metrics of FILE (inclusive, then exclusive)\n"
+      "                        and exit\n"
+      "  -m METRICS, --metrics METRICS\n"
+      "                        comma-separated columns to print, in order (default: none,\n"
+      "                        and then nothing is printed). Raw metric names are\n"
+      "                        case-insensitive and may omit the unit ('time' matches\n"
+      "                        'time (ns)'). Derived metrics: time/U, avg_time/U,\n"
+      "                        cpu_time/U, avg_cpu_time/U (U = s, ms, us, ns),\n"
+      "                        byte/s, gbyte/s, tbyte/s, flop[W]/s, gflop[W]/s,\n"
+      "                        tflop[W]/s (W = 8, 16, 32, 64 or nothing), util, and\n"
+      "                        <raw metric>/% (percent of the total). The first column\n"
+      "                        drives -t, the colours and --print-sorted\n"
+      "  -i INCLUDE, --include INCLUDE\n"
+      "                        keep frames whose name starts with a match of this\n"
+      "                        regular expression, with their ancestors and descendants\n"
+      "  -e EXCLUDE, --exclude EXCLUDE\n"
+      "                        remove frames whose name starts with a match of this\n"
+      "                        regular expression, with their descendants\n"
+      "  -t THRESHOLD, --threshold THRESHOLD\n"
+      "                        keep frames whose first metric is >= THRESHOLD, with their\n"
+      "                        ancestors (default: 0, which keeps everything)\n"
+      "  -d DEPTH, --depth DEPTH\n"
+      "                        print only frames less than DEPTH levels below the root\n"
+      "                        (default: 100)\n"
+      "  -f {full,file_function_line,function_line,file_function},\n"
+      "  --format {full,file_function_line,function_line,file_function}\n"
+      "                        how frame names are printed (default: full)\n"
+      "  --print-sorted        after the tree, list every frame sorted by the first metric\n"
+      "  --diff-profile DIFF_PROFILE, -diff DIFF_PROFILE\n"
+      "                        subtract this profile from FILE and show the difference\n";
+  return kHelp;
+}
+
+}  // namespace proton::viewer

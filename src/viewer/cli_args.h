@@ -1,0 +1,42 @@
+// proton-viewer's command line (viewer.md §2): an argparse-exact parser for the reference's
+// options (prefixes, clusters, `-diff`, the negative-number rule, `--`, `-`), the value types
+// (Python float()/int()), the post-scan checks in their order, and the help text.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "util/status.h"
+
+namespace proton::viewer {
+
+enum class NameFormat { kFull, kFileFunctionLine, kFunctionLine, kFileFunction };
+
+struct ViewerArgs {
+  bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
+  bool list = false;
+  std::vector<std::string> metrics;  // -m items, trimmed; empty = no metrics
+  std::string include;               // "" = not given (an empty value counts as not given)
+  std::string exclude;
+  bool has_threshold = false;        // -t given with a non-zero value (§5.1)
+  double threshold = 0.0;
+  std::string threshold_text;        // as typed, for "--threshold X removes every frame"
+  int64_t depth = 100;
+  NameFormat format = NameFormat::kFull;
+  bool print_sorted = false;
+  std::string diff_profile;          // "" = no diff
+  std::string file;
+};
+
+// Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the
+// exact messages of §9.1 (without the "proton-viewer: error: " prefix).
+Result<ViewerArgs> ParseViewerArgs(const std::vector<std::string>& args);
+
+// The four-line usage block (§2.1), ending in "\n".
+std::string_view UsageText();
+// The whole -h text: usage block, blank line, description, options (lines ≤ 100 columns).
+std::string_view HelpText();
+
+}  // namespace proton::viewer

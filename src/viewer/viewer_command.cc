@@ -1,0 +1,143 @@
+// See viewer_command.h. The order of steps is §8's; every error is a value.
+#include "viewer/viewer_command.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <string_view>
+
+#include "format/profile_reader.h"
+#include "util/command_main.h"
+#include "viewer/cli_args.h"
+#include "viewer/filters.h"
+#include "viewer/metrics.h"
+#include "viewer/printers.h"
+
+namespace proton::viewer {
+namespace {
+
+// One profile after steps 2-4 of §8.
+struct Prepared {
+  ProfileTree tree;
+  std::vector<ColumnRef> columns;
+  std::string display_name;
+};
+
+Result<Prepared> Prepare(const std::string& path, const ViewerArgs& args) {
+  Prepared p;
+  p.display_name = format::DisplayName(path);
+  PROTON_ASSIGN_OR_RETURN(p.tree, format::LoadProfile(path));
+  PROTON_ASSIGN_OR_RETURN(p.columns, ResolveColumns(p.tree, args.metrics, p.display_name));
+  PROTON_RETURN_IF_ERROR(ApplyFilters(p.tree, args, p.columns[0], p.display_name));
+  return p;
+}
+
+bool IsInclusiveLabel(std::string_view label) {
+  constexpr std::string_view kInc = " (inc)";
+  return label.size() >= kInc.size() && label.substr(label.size() - kInc.size()) == kInc;
+}
+
+Status CheckComparable(const Prepared& left, const Prepared& right) {
+  for (size_t c = 0; c < left.columns.size(); ++c) {
+    const bool left_inc = IsInclusiveLabel(left.columns[c].label);
+    if (left_inc == IsInclusiveLabel(right.columns[c].label)) continue;
+    return Status::Error("cannot compare " + left.columns[c].item + ": it is an " +
+                         (left_inc ? "inclusive" : "exclusive") + " metric in '" +
+                         left.display_name + "' but an " + (left_inc ? "exclusive" : "inclusive") +
+                         " metric in '" + right.display_name + "'");
+  }
+  return Status();
+}
+
+// §6 values: FILE − OTHER where both are numbers, FILE's value where either is NaN or the
+// node is only in FILE, NaN where it is only in OTHER.
+void FillDiff(const DiffUnion& u, const Prepared& left, const Prepared& right, PrintInput& in) {
+  const size_t n = u.tree.size();
+  for (size_t c = 0; c < left.columns.size(); ++c) {
+    std::vector<double> values(n, kMissing);
+    for (NodeId id = 0; id < n; ++id) {
+      const NodeId l = u.left[id];
+      const NodeId r = u.right[id];
+      if (l == kNoNode) continue;
+      const double lv = left.columns[c].Value(left.tree, l);
+      if (r == kNoNode) {
+        values[id] = lv;
+        continue;
+      }
+      const double rv = right.columns[c].Value(right.tree, r);
+      values[id] = std::isnan(lv) || std::isnan(rv) ? lv : lv - rv;
+    }
+    in.columns.push_back(std::move(values));
+    in.labels.push_back(left.columns[c].label);
+  }
+  if (u.sides_differ) {
+    in.sides.resize(n, Side::kBoth);
+    for (NodeId id = 0; id < n; ++id) {
+      if (u.right[id] == kNoNode) in.sides[id] = Side::kLeftOnly;
+      else if (u.left[id] == kNoNode) in.sides[id] = Side::kRightOnly;
+    }
+  }
+  in.row_order = u.row_order;
+}
+
+void FillPlain(const Prepared& p, PrintInput& in) {
+  const size_t n = p.tree.size();
+  for (const ColumnRef& column : p.columns) {
+    std::vector<double> values(n);
+    for (NodeId id = 0; id < n; ++id) values[id] = column.Value(p.tree, id);
+    in.columns.push_back(std::move(values));
+    in.labels.push_back(column.label);
+  }
+}
+
+}  // namespace
+
+Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color) {
+  PROTON_ASSIGN_OR_RETURN(ViewerArgs args, ParseViewerArgs(argv));
+  if (args.help) {
+    OutputBuffer out(out_fd);
+    out.Write(HelpText());
+    return 0;
+  }
+  if (args.list) {
+    PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(args.file));
+    OutputBuffer out(out_fd);
+    PrintMetricList(out, tree);
+    return 0;
+  }
+  if (args.metrics.empty()) return 0;  // FILE is not even opened (§2.4)
+
+  PROTON_ASSIGN_OR_RETURN(Prepared left, Prepare(args.file, args));
+  PrintInput in;
+  std::optional<DiffUnion> diff;
+  std::optional<Prepared> right;
+  if (!args.diff_profile.empty()) {
+    PROTON_ASSIGN_OR_RETURN(right, Prepare(args.diff_profile, args));
+    PROTON_RETURN_IF_ERROR(CheckComparable(left, *right));
+    MergeDuplicates(left.tree);
+    MergeDuplicates(right->tree);
+    diff = BuildDiffUnion(left.tree, right->tree);
+    in.tree = &diff->tree;
+    FillDiff(*diff, left, *right, in);
+  } else {
+    in.tree = &left.tree;
+    FillPlain(left, in);
+  }
+  PrintOptions options;
+  options.depth = args.depth;
+  options.format = args.format;
+  options.color = color;
+  options.print_sorted = args.print_sorted;
+  OutputBuffer out(out_fd);
+  PrintAll(out, in, options);
+  return 0;
+}
+
+int RunViewerCommand(int argc, char** argv) {
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  return RunCommand("proton-viewer", UsageText(), [&]() -> Result<int> {
+    return ViewerMain(args, STDOUT_FILENO, ::isatty(STDOUT_FILENO) == 1);
+  });
+}
+
+}  // namespace proton::viewer

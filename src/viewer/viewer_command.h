@@ -1,0 +1,20 @@
+// proton-viewer as a function (viewer.md §8): parse, read, derive, filter, diff, print.
+// tools/proton_viewer_main.cc only forwards argv; tests call ViewerMain directly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "util/status.h"
+
+namespace proton::viewer {
+
+// Runs the viewer for `args` (argv without the program name), writing to `out_fd`; `color`
+// is whether that is a terminal. Returns the exit status on success (0) or the error; nothing
+// is written to out_fd before every step up to printing has succeeded.
+Result<int> ViewerMain(const std::vector<std::string>& args, int out_fd, bool color);
+
+// The whole program: ViewerMain on stdout, errors reported as "proton-viewer: error: ...".
+int RunViewerCommand(int argc, char** argv);
+
+}  // namespace proton::viewer
