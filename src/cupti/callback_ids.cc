@@ -1,0 +1,71 @@
+// Callback id lists and classification.
+#include "cupti/callback_ids.h"
+
+#include <algorithm>
+#include <array>
+
+namespace proton::cupti {
+namespace {
+
+constexpr std::array<CUpti_CallbackId, 10> kKernelLaunch = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+};
+constexpr std::array<CUpti_CallbackId, 2> kGraphLaunch = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+};
+constexpr std::array<CUpti_CallbackId, 6> kCaptureBegin = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+};
+constexpr std::array<CUpti_CallbackId, 2> kCaptureEnd = {
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+constexpr std::array<CUpti_CallbackId, 6> kGraphResource = {
+    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,          CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+    CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING,
+    CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,          CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING,
+};
+constexpr std::array<CUpti_CallbackId, 2> kNvtx = {
+    CUPTI_CBID_NVTX_nvtxRangePushA,
+    CUPTI_CBID_NVTX_nvtxRangePop,
+};
+
+template <size_t N>
+bool Contains(const std::array<CUpti_CallbackId, N>& ids, CUpti_CallbackId id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+}  // namespace
+
+std::span<const CUpti_CallbackId> KernelLaunchIds() { return kKernelLaunch; }
+std::span<const CUpti_CallbackId> GraphLaunchIds() { return kGraphLaunch; }
+std::span<const CUpti_CallbackId> CaptureBeginIds() { return kCaptureBegin; }
+std::span<const CUpti_CallbackId> CaptureEndIds() { return kCaptureEnd; }
+std::span<const CUpti_CallbackId> GraphResourceIds() { return kGraphResource; }
+std::span<const CUpti_CallbackId> NvtxIds() { return kNvtx; }
+
+DriverCallKind ClassifyDriverCall(CUpti_CallbackId id) {
+  // Kernel launches are by far the most frequent: test them first.
+  if (Contains(kKernelLaunch, id)) return DriverCallKind::kKernelLaunch;
+  if (Contains(kGraphLaunch, id)) return DriverCallKind::kGraphLaunch;
+  if (Contains(kCaptureBegin, id)) return DriverCallKind::kCaptureBegin;
+  if (Contains(kCaptureEnd, id)) return DriverCallKind::kCaptureEnd;
+  return DriverCallKind::kOther;
+}
+
+}  // namespace proton::cupti

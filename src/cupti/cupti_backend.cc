@@ -1,0 +1,293 @@
+// CuptiBackend: library loading, subscription, activity buffers, flush and stop (§5.1–§5.8).
+// The callback hot path is in cupti_callbacks.cc.
+#include "cupti/cupti_backend.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <thread>
+
+#include "cupti/callback_ids.h"
+#include "cupti/callback_trampolines.h"
+#include "cupti/cupti_env.h"
+#include "cupti/library_loader.h"
+#include "cupti/record_decoder.h"
+
+namespace proton::cupti {
+namespace {
+
+constexpr int kFlushPolls = 100;                     // §5.6: up to 100 × 10 µs
+constexpr std::chrono::microseconds kFlushPollSleep{10};
+
+std::string ModeName(std::string_view mode) {
+  return std::string(mode.substr(0, mode.find(':')));
+}
+
+}  // namespace
+
+CuptiBackend::CuptiBackend(const DriverApi* driver, const CuptiApi* cupti)
+    : driver_(driver), cupti_(cupti) {}
+
+CuptiBackend::~CuptiBackend() {
+  if (started()) Stop();
+}
+
+std::string CuptiBackend::SubscribeErrorMessage(const CuptiApi* api, CUptiResult result) {
+  std::string name = CuptiResultName(api, result);
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    return "CUPTI is already in use by another profiler in this process (" + name +
+           "): stop torch.profiler/Kineto, Nsight Systems, Nsight Compute or the other CUPTI "
+           "tool first, or set PROTON_DISABLE=1 to run without proton";
+  }
+  return "CUPTI refused the subscription of this process (" + name +
+         "), so kernels cannot be profiled; set PROTON_DISABLE=1 to run without proton";
+}
+
+std::string CuptiBackend::StepAsideWarning(const CuptiApi* api, CUptiResult result, long pid) {
+  std::string name = CuptiResultName(api, result);
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    return "[proton] warning: CUPTI is already in use by another profiler in process " +
+           std::to_string(pid) + " (" + name + "); this process runs unprofiled";
+  }
+  return "[proton] warning: CUPTI refused the subscription of process " + std::to_string(pid) +
+         " (" + name + "); this process runs unprofiled";
+}
+
+int CuptiBackend::ComputeMajorOfDevice0() const {
+  if (driver_ == nullptr || driver_->device_get == nullptr) return 0;
+  ScopedCallbackGuard guard;
+  CUdevice device = 0;
+  int major = 0;
+  // Fails harmlessly (CUDA_ERROR_NOT_INITIALIZED) inside InitializeInjection, before cuInit
+  // returned; the GPU-generation check is then skipped.
+  if (driver_->device_get(&device, 0) != CUDA_SUCCESS) return 0;
+  if (driver_->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                    device) != CUDA_SUCCESS) {
+    return 0;
+  }
+  return major;
+}
+
+Status CuptiBackend::LoadLibraries() {
+  if (driver_ == nullptr) {
+    PROTON_ASSIGN_OR_RETURN(driver_, LoadDriver());
+  }
+  if (cupti_ == nullptr) {
+    PROTON_ASSIGN_OR_RETURN(cupti_, LoadCupti(driver_, ComputeMajorOfDevice0()));
+  }
+  return Status();
+}
+
+Status CuptiBackend::EnableCallbacks(bool nvtx) {
+  auto enable = [&](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) {
+    for (CUpti_CallbackId id : ids) {
+      CUptiResult result = cupti_->enable_callback(1, subscriber_, domain, id);
+      if (result != CUPTI_SUCCESS) {
+        return Status::Error(CuptiCallError(cupti_, "cuptiEnableCallback", result),
+                             ErrorKind::kRuntime);
+      }
+    }
+    return Status();
+  };
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, KernelLaunchIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, GraphLaunchIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, CaptureBeginIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, CaptureEndIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RESOURCE, GraphResourceIds()));
+  if (nvtx) PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_NVTX, NvtxIds()));
+  return Status();
+}
+
+void CuptiBackend::DisableCallbacks() {
+  for (CUpti_CallbackDomain domain :
+       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CB_DOMAIN_NVTX}) {
+    cupti_->enable_domain(0, subscriber_, domain);
+  }
+}
+
+Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
+  if (started()) return Status();
+  std::string mode_name = ModeName(mode);
+  if (mode_name == "pcsampling") {
+    return Status::Error("mode pcsampling is not supported by this build of proton yet",
+                         ErrorKind::kRuntime);
+  }
+  PROTON_RETURN_IF_ERROR(LoadLibraries());
+  nvtx_enabled_ = NvtxEnabled();
+  // NVTX forwards ranges to the library named here when the process makes its first NVTX
+  // call; CUPTI's NVTX callbacks need that library to be libcupti itself (§5.9).
+  if (nvtx_enabled_ && std::getenv("NVTX_INJECTION64_PATH") == nullptr && !cupti_->path.empty()) {
+    setenv("NVTX_INJECTION64_PATH", cupti_->path.c_str(), 0);
+  }
+  sink_ = sink;
+  CUptiResult result = cupti_->subscribe(&subscriber_, &CallbackTrampoline, this);
+  if (result != CUPTI_SUCCESS) {
+    subscriber_ = nullptr;
+    sink_ = nullptr;
+    if (CliMode()) {
+      std::fprintf(stderr, "%s\n", StepAsideWarning(cupti_, result, getpid()).c_str());
+    }
+    return Status::Error(SubscribeErrorMessage(cupti_, result), ErrorKind::kRuntime);
+  }
+  Status status = EnableCallbacks(nvtx_enabled_);
+  if (status.ok()) {
+    buffers_ = std::make_unique<BufferPool>(ActivityBufferSize());
+    buffers_->Reserve(1);
+    SetBufferOwner(this);
+    result = cupti_->activity_register_callbacks(&BufferRequestedTrampoline,
+                                                 &BufferCompletedTrampoline);
+    if (result != CUPTI_SUCCESS) {
+      status = Status::Error(CuptiCallError(cupti_, "cuptiActivityRegisterCallbacks", result),
+                             ErrorKind::kRuntime);
+    }
+  }
+  if (status.ok()) {
+    activity_kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    result = cupti_->activity_enable(activity_kind_);
+    if (result != CUPTI_SUCCESS) {
+      status = Status::Error(CuptiCallError(cupti_, "cuptiActivityEnable", result),
+                             ErrorKind::kRuntime);
+    }
+  }
+  if (!status.ok()) {
+    DisableCallbacks();
+    cupti_->unsubscribe(subscriber_);
+    subscriber_ = nullptr;
+    SetBufferOwner(nullptr);
+    sink_ = nullptr;
+    return status;
+  }
+  max_submitted_.store(0, std::memory_order_release);
+  max_completed_.store(0, std::memory_order_release);
+  started_.store(true, std::memory_order_release);
+  return Status();
+}
+
+void CuptiBackend::SynchronizeContexts() {
+  std::vector<CUcontext> contexts;
+  {
+    std::lock_guard<std::mutex> lock(contexts_mutex_);
+    contexts = contexts_;
+  }
+  if (driver_ == nullptr) return;
+  ScopedCallbackGuard guard;
+  for (CUcontext context : contexts) {
+    if (driver_->ctx_push_current(context) != CUDA_SUCCESS) continue;  // destroyed, or shut down
+    CUresult result = driver_->ctx_synchronize();
+    CUcontext popped = nullptr;
+    driver_->ctx_pop_current(&popped);
+    if (result != CUDA_SUCCESS && result != CUDA_ERROR_DEINITIALIZED &&
+        !warned_flush_.exchange(true)) {
+      std::fprintf(stderr, "[proton] warning: %s; kernels still running may be missing\n",
+                   DriverCallError(driver_, "cuCtxSynchronize", result).c_str());
+    }
+  }
+}
+
+void CuptiBackend::Flush(bool synchronize) {
+  if (!started()) return;
+  if (synchronize) SynchronizeContexts();
+  cupti_->activity_flush_all(0);
+  int polls = 0;
+  while (max_completed() < max_submitted() && polls < kFlushPolls) {
+    std::this_thread::sleep_for(kFlushPollSleep);
+    cupti_->activity_flush_all(0);
+    ++polls;
+  }
+  last_flush_polls_ = polls;
+  cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+}
+
+void CuptiBackend::ReleaseOrigins(const std::vector<uint64_t>& origins) {
+  if (sink_ == nullptr) return;
+  for (uint64_t origin : origins) sink_->OnGraphNodeReleased(origin);
+}
+
+void CuptiBackend::Stop() {
+  if (!started_.exchange(false)) return;
+  // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
+  // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it.
+  cupti_->activity_disable(activity_kind_);
+  ReleaseOrigins(graphs_.Clear());
+  max_submitted_.store(0, std::memory_order_release);
+  max_completed_.store(0, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(contexts_mutex_);
+    contexts_.clear();
+  }
+  BumpContextGeneration();
+  DisableCallbacks();
+  cupti_->unsubscribe(subscriber_);
+  subscriber_ = nullptr;
+  cupti_->finalize();
+  SetBufferOwner(nullptr);
+  sink_ = nullptr;
+}
+
+std::optional<DeviceInfo> CuptiBackend::QueryDevice(uint32_t device_id) {
+  if (driver_ == nullptr) return std::nullopt;
+  ScopedCallbackGuard guard;
+  CUdevice device = 0;
+  if (driver_->device_get(&device, static_cast<int>(device_id)) != CUDA_SUCCESS) {
+    return std::nullopt;
+  }
+  auto attribute = [&](CUdevice_attribute which, int* value) {
+    return driver_->device_get_attribute(value, which, device) == CUDA_SUCCESS;
+  };
+  int major = 0, minor = 0, sms = 0, clock = 0, memory_clock = 0, bus_width = 0;
+  if (!attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major) ||
+      !attribute(CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor) ||
+      !attribute(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &sms) ||
+      !attribute(CU_DEVICE_ATTRIBUTE_CLOCK_RATE, &clock) ||
+      !attribute(CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, &memory_clock) ||
+      !attribute(CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, &bus_width)) {
+    return std::nullopt;
+  }
+  DeviceInfo info;
+  info.type = "CUDA";
+  info.arch = std::to_string(major * 10 + minor);
+  info.num_sms = static_cast<uint64_t>(sms);
+  info.clock_rate = static_cast<uint64_t>(clock);
+  info.memory_clock_rate = static_cast<uint64_t>(memory_clock);
+  info.bus_width = static_cast<uint64_t>(bus_width);
+  return info;
+}
+
+void CuptiBackend::OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *max_records = 0;
+  *buffer = buffers_ != nullptr ? buffers_->Acquire() : nullptr;
+  *size = *buffer != nullptr ? buffers_->buffer_size() : 0;
+}
+
+void CuptiBackend::OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
+                                     size_t valid_size) {
+  try {
+    if (sink_ != nullptr && cupti_ != nullptr) {
+      BufferStats stats = DecodeActivityBuffer(*cupti_, buffer, valid_size, &graphs_, sink_);
+      if (stats.incomplete != 0) sink_->OnRecordsLost(RecordLoss::kIncomplete, stats.incomplete);
+      size_t dropped = 0;
+      if (cupti_->activity_get_num_dropped_records(context, stream_id, &dropped) ==
+              CUPTI_SUCCESS &&
+          dropped != 0) {
+        sink_->OnRecordsLost(RecordLoss::kDropped, dropped);
+      }
+      if (stats.max_correlation_id != 0) {
+        sink_->OnBufferCompleted(stats.max_correlation_id);
+        uint64_t seen = max_completed_.load(std::memory_order_relaxed);
+        while (stats.max_correlation_id > seen &&
+               !max_completed_.compare_exchange_weak(seen, stats.max_correlation_id,
+                                                     std::memory_order_acq_rel)) {
+        }
+      }
+    }
+  } catch (const std::exception&) {
+    // Nothing may leave a CUPTI callback; the records of this buffer are lost.
+  } catch (...) {
+  }
+  if (buffers_ != nullptr) buffers_->Release(buffer);
+}
+
+}  // namespace proton::cupti

@@ -1,0 +1,104 @@
+// The CUPTI backend (profiler.md §5): subscribes to the launch, graph, capture and NVTX
+// callbacks, collects concurrent-kernel activity records into pooled buffers, decodes them and
+// hands them to the core's BackendSink, and implements the flush and stop protocol (§5.6).
+// One instance is subscribed per process at a time (CUPTI allows one subscriber).
+// Threads: Start/Flush/Stop/QueryDevice on the API caller's thread; callbacks on application
+// threads (thread-local state only, plus atomics and the graph tracker); buffer completion on
+// CUPTI's thread or the flushing thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "cupti/buffer_pool.h"
+#include "cupti/cupti_api.h"
+#include "cupti/graph_tracker.h"
+#include "util/status.h"
+
+namespace proton::cupti {
+
+class CuptiBackend final : public Backend {
+ public:
+  // With null tables the libraries are loaded at the first Start; tests pass fake tables.
+  explicit CuptiBackend(const DriverApi* driver = nullptr, const CuptiApi* cupti = nullptr);
+  ~CuptiBackend() override;
+  CuptiBackend(const CuptiBackend&) = delete;
+  CuptiBackend& operator=(const CuptiBackend&) = delete;
+
+  std::string_view Name() const override { return "cupti"; }
+  Status Start(BackendSink* sink, std::string_view mode) override;
+  void Flush(bool synchronize) override;
+  void Stop() override;
+  std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override;
+
+  // CUPTI entry points; the static trampolines in cupti_callbacks.cc forward here. Never throw.
+  void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data);
+  void OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records);
+  void OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
+                         size_t valid_size);
+
+  // Observers for tests.
+  bool started() const { return started_.load(std::memory_order_acquire); }
+  uint64_t max_submitted() const { return max_submitted_.load(std::memory_order_acquire); }
+  uint64_t max_completed() const { return max_completed_.load(std::memory_order_acquire); }
+  int last_flush_polls() const { return last_flush_polls_; }
+  const GraphTracker& graphs() const { return graphs_; }
+  const BufferPool* buffers() const { return buffers_.get(); }
+
+  // The messages of §5.2 for a refused cuptiSubscribe. API mode raises the first; CLI mode
+  // prints the second and runs the process unprofiled.
+  static std::string SubscribeErrorMessage(const CuptiApi* api, CUptiResult result);
+  static std::string StepAsideWarning(const CuptiApi* api, CUptiResult result, long pid);
+
+ private:
+  Status LoadLibraries();
+  Status EnableCallbacks(bool nvtx);
+  void DisableCallbacks();
+  void HandleDriverCall(CUpti_CallbackId id, const CUpti_CallbackData* data);
+  void HandleKernelLaunch(const CUpti_CallbackData* data);
+  void HandleGraphLaunch(const CUpti_CallbackData* data);
+  void HandleResource(CUpti_CallbackId id, const CUpti_ResourceData* data);
+  void HandleNvtx(CUpti_CallbackId id, const CUpti_NvtxData* data);
+  void NoteContext(CUcontext context);
+  void NoteSubmitted(uint64_t correlation_id);
+  void SynchronizeContexts();
+  void ReleaseOrigins(const std::vector<uint64_t>& origins);
+  int ComputeMajorOfDevice0() const;
+
+  const DriverApi* driver_;
+  const CuptiApi* cupti_;
+  BackendSink* sink_ = nullptr;
+  CUpti_SubscriberHandle subscriber_ = nullptr;
+  CUpti_ActivityKind activity_kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  bool nvtx_enabled_ = false;
+  std::atomic<bool> started_{false};
+  std::unique_ptr<BufferPool> buffers_;
+  GraphTracker graphs_;
+  std::atomic<uint64_t> max_submitted_{0};
+  std::atomic<uint64_t> max_completed_{0};
+  std::atomic<bool> warned_unknown_graph_{false};
+  std::atomic<bool> warned_flush_{false};
+  int last_flush_polls_ = 0;
+  std::mutex contexts_mutex_;
+  std::vector<CUcontext> contexts_;  // guarded by contexts_mutex_: contexts that had launches
+};
+
+// Makes the calling thread's CUDA calls invisible to the backend's launch callbacks (the
+// recursion guard of §5.3). Used around the backend's own driver calls.
+class ScopedCallbackGuard {
+ public:
+  ScopedCallbackGuard();
+  ~ScopedCallbackGuard();
+  ScopedCallbackGuard(const ScopedCallbackGuard&) = delete;
+  ScopedCallbackGuard& operator=(const ScopedCallbackGuard&) = delete;
+  static bool Active();
+};
+
+}  // namespace proton::cupti

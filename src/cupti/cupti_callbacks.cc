@@ -1,0 +1,234 @@
+// The callback hot path (profiler.md §5.3, §5.9, §5.10): kernel and graph launches, stream
+// capture, graph resource events and NVTX ranges. Runs on application threads; uses only
+// thread-local state, atomics and the graph tracker, and never lets an exception escape.
+#include <cstdio>
+#include <exception>
+#include <string>
+
+#include "cupti/callback_ids.h"
+#include "cupti/callback_trampolines.h"
+#include "cupti/cupti_backend.h"
+
+namespace proton::cupti {
+namespace {
+
+// Mirror of nvtxRangePushA_params (generated_nvtx_meta.h, which would pull in NVTX headers).
+struct NvtxRangePushAParams {
+  const char* message;
+};
+
+std::atomic<CuptiBackend*> g_buffer_owner{nullptr};
+std::atomic<uint64_t> g_context_generation{1};
+
+// Per-thread state. Plain types only, so access needs no TLS initialisation guard.
+thread_local int t_guard_depth = 0;          // > 0: our own CUDA calls (recursion guard)
+thread_local int t_capture_depth = 0;        // > 0: the thread is capturing a stream
+thread_local bool t_in_captured_launch = false;
+thread_local const char* t_captured_launch_name = nullptr;
+thread_local CUcontext t_last_context = nullptr;
+thread_local uint64_t t_context_generation = 0;
+
+bool ReturnedSuccess(const CUpti_CallbackData* data) {
+  return data->functionReturnValue == nullptr ||
+         *static_cast<const CUresult*>(data->functionReturnValue) == CUDA_SUCCESS;
+}
+
+}  // namespace
+
+ScopedCallbackGuard::ScopedCallbackGuard() { ++t_guard_depth; }
+ScopedCallbackGuard::~ScopedCallbackGuard() { --t_guard_depth; }
+bool ScopedCallbackGuard::Active() { return t_guard_depth > 0; }
+
+void SetBufferOwner(CuptiBackend* backend) {
+  g_buffer_owner.store(backend, std::memory_order_release);
+}
+
+void BumpContextGeneration() { g_context_generation.fetch_add(1, std::memory_order_acq_rel); }
+
+void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
+                                 CUpti_CallbackId id, const void* data) {
+  if (userdata == nullptr || data == nullptr) return;
+  static_cast<CuptiBackend*>(userdata)->OnCallback(domain, id, data);
+}
+
+void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* max_records) {
+  CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
+  if (owner == nullptr) {
+    *buffer = nullptr;
+    *size = 0;
+    *max_records = 0;
+    return;
+  }
+  owner->OnBufferRequested(buffer, size, max_records);
+}
+
+void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
+                                        size_t /*size*/, size_t valid_size) {
+  CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
+  if (owner != nullptr) owner->OnBufferCompleted(context, stream_id, buffer, valid_size);
+}
+
+void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                              const void* data) {
+  if (t_guard_depth > 0 || sink_ == nullptr) return;
+  try {
+    switch (domain) {
+      case CUPTI_CB_DOMAIN_DRIVER_API:
+        HandleDriverCall(id, static_cast<const CUpti_CallbackData*>(data));
+        break;
+      case CUPTI_CB_DOMAIN_RESOURCE:
+        HandleResource(id, static_cast<const CUpti_ResourceData*>(data));
+        break;
+      case CUPTI_CB_DOMAIN_NVTX:
+        HandleNvtx(id, static_cast<const CUpti_NvtxData*>(data));
+        break;
+      default:
+        break;
+    }
+  } catch (...) {
+    // Nothing may leave a CUPTI callback (§5.3); the event is lost.
+  }
+}
+
+void CuptiBackend::HandleDriverCall(CUpti_CallbackId id, const CUpti_CallbackData* data) {
+  switch (ClassifyDriverCall(id)) {
+    case DriverCallKind::kKernelLaunch:
+      HandleKernelLaunch(data);
+      break;
+    case DriverCallKind::kGraphLaunch:
+      HandleGraphLaunch(data);
+      break;
+    case DriverCallKind::kCaptureBegin:
+      if (data->callbackSite == CUPTI_API_EXIT && ReturnedSuccess(data)) ++t_capture_depth;
+      break;
+    case DriverCallKind::kCaptureEnd:
+      if (data->callbackSite == CUPTI_API_EXIT && t_capture_depth > 0) --t_capture_depth;
+      break;
+    case DriverCallKind::kOther:
+      break;
+  }
+}
+
+void CuptiBackend::HandleKernelLaunch(const CUpti_CallbackData* data) {
+  if (t_capture_depth > 0) {
+    // Captured, not executed: no activity record will come, so no correlation state (§3.8).
+    // Remember the kernel so that GRAPHNODE_CREATED inside this call can name it.
+    if (data->callbackSite == CUPTI_API_ENTER) {
+      t_in_captured_launch = true;
+      t_captured_launch_name = data->symbolName;
+    } else {
+      t_in_captured_launch = false;
+      t_captured_launch_name = nullptr;
+    }
+    return;
+  }
+  if (data->callbackSite == CUPTI_API_ENTER) {
+    NoteContext(data->context);
+    const char* name = data->symbolName;
+    sink_->OnLaunchEnter(data->correlationId, name != nullptr ? name : "", 1);
+  } else {
+    sink_->OnLaunchExit(data->correlationId);
+    if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
+  }
+}
+
+void CuptiBackend::HandleGraphLaunch(const CUpti_CallbackData* data) {
+  if (t_capture_depth > 0) return;  // a child graph launched into a capture
+  if (data->callbackSite == CUPTI_API_EXIT) {
+    sink_->OnLaunchExit(data->correlationId);
+    if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
+    return;
+  }
+  NoteContext(data->context);
+  const auto* params = static_cast<const cuGraphLaunch_params*>(data->functionParams);
+  uint32_t exec_id = 0;
+  if (params != nullptr && params->hGraph != nullptr) {
+    cupti_->get_graph_exec_id(params->hGraph, &exec_id);
+  }
+  GraphTracker::ExecInfo exec = graphs_.LookupExec(exec_id);
+  if (!exec.known && !warned_unknown_graph_.exchange(true)) {
+    std::fprintf(stderr,
+                 "[proton] warning: a CUDA graph captured before profiling started was "
+                 "launched; its kernels are attributed to the launch context\n");
+  }
+  // A known graph without kernel nodes produces no kernel record: nothing to correlate.
+  if (exec.known && exec.kernel_nodes == 0) return;
+  sink_->OnLaunchEnter(data->correlationId, "", exec.known ? exec.kernel_nodes : 0);
+}
+
+void CuptiBackend::HandleResource(CUpti_CallbackId id, const CUpti_ResourceData* data) {
+  const auto* graph = static_cast<const CUpti_GraphData*>(data->resourceDescriptor);
+  if (graph == nullptr) return;
+  uint64_t node_id = 0;
+  uint32_t graph_id = 0;
+  uint32_t exec_id = 0;
+  if (graph->node != nullptr) cupti_->get_graph_node_id(graph->node, &node_id);
+  if (graph->graph != nullptr) cupti_->get_graph_id(graph->graph, &graph_id);
+  if (graph->graphExec != nullptr) cupti_->get_graph_exec_id(graph->graphExec, &exec_id);
+  bool is_kernel = graph->nodeType == CU_GRAPH_NODE_TYPE_KERNEL;
+  switch (id) {
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: {
+      bool captured = is_kernel && t_in_captured_launch;
+      if (captured) {
+        const char* name = t_captured_launch_name;
+        sink_->OnGraphNodeCaptured(node_id, name != nullptr ? name : "");
+      }
+      graphs_.NodeCreated(node_id, graph_id, is_kernel, captured);
+      break;
+    }
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED: {
+      uint64_t original_id = 0;
+      if (graph->originalNode != nullptr) {
+        cupti_->get_graph_node_id(graph->originalNode, &original_id);
+      }
+      graphs_.NodeCloned(node_id, original_id, graph_id, exec_id, is_kernel);
+      break;
+    }
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING:
+      ReleaseOrigins(graphs_.NodeDestroyed(node_id));
+      break;
+    case CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING:
+      ReleaseOrigins(graphs_.GraphDestroyed(graph_id));
+      break;
+    case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
+      graphs_.ExecCreated(exec_id, graph_id);
+      break;
+    case CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING:
+      ReleaseOrigins(graphs_.ExecDestroyed(exec_id));
+      break;
+    default:
+      break;
+  }
+}
+
+void CuptiBackend::HandleNvtx(CUpti_CallbackId id, const CUpti_NvtxData* data) {
+  if (id == CUPTI_CBID_NVTX_nvtxRangePushA) {
+    const auto* params = static_cast<const NvtxRangePushAParams*>(data->functionParams);
+    const char* message = params != nullptr ? params->message : nullptr;
+    sink_->OnNvtxPush(message != nullptr ? message : "");
+  } else if (id == CUPTI_CBID_NVTX_nvtxRangePop) {
+    sink_->OnNvtxPop();
+  }
+}
+
+void CuptiBackend::NoteContext(CUcontext context) {
+  uint64_t generation = g_context_generation.load(std::memory_order_relaxed);
+  if (context == t_last_context && generation == t_context_generation) return;
+  t_last_context = context;
+  t_context_generation = generation;
+  if (context == nullptr) return;
+  std::lock_guard<std::mutex> lock(contexts_mutex_);
+  for (CUcontext known : contexts_) {
+    if (known == context) return;
+  }
+  contexts_.push_back(context);
+}
+
+void CuptiBackend::NoteSubmitted(uint64_t correlation_id) {
+  uint64_t seen = max_submitted_.load(std::memory_order_relaxed);
+  while (correlation_id > seen &&
+         !max_submitted_.compare_exchange_weak(seen, correlation_id, std::memory_order_acq_rel)) {
+  }
+}
+
+}  // namespace proton::cupti

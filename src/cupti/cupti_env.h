@@ -1,0 +1,24 @@
+// The environment knobs the CUPTI backend reads (profiler.md §1.11). The profiler's knobs come
+// from the core's configuration table (src/core/config); EnvValue reads the few other
+// variables the library search needs (CUDA_HOME, VIRTUAL_ENV, ...). Never read in callbacks.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace proton::cupti {
+
+// The value of `name`, else of `alias` (may be nullptr), else "".
+std::string EnvValue(const char* name, const char* alias = nullptr);
+
+inline constexpr size_t kDefaultBufferSize = 64u << 20;  // 64 MiB, as the reference
+// PROTON_PROFILE_BUFFER_SIZE / TRITON_PROFILE_BUFFER_SIZE in bytes, rounded up to 8 bytes and at
+// least 4 KiB; unparsable values give the default.
+size_t ActivityBufferSize();
+size_t ParseBufferSize(const std::string& text);
+
+bool NvtxEnabled();   // PROTON_ENABLE_NVTX / TRITON_ENABLE_NVTX, default true
+bool VerboseEnabled();  // PROTON_VERBOSE
+bool CliMode();       // PROTON_CLI=1: the process runs under the `proton` command
+
+}  // namespace proton::cupti

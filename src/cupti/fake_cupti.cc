@@ -1,0 +1,324 @@
+// The fake CUPTI and driver tables used by the cupti unit tests.
+#include "cupti/fake_cupti.h"
+
+#include <algorithm>
+#include <cstring>
+#include <deque>
+
+namespace proton::cupti::testing {
+namespace {
+
+FakeCupti g_fake;
+std::deque<std::string> g_interned;  // stable storage for names
+
+// Graph handles are fake pointers whose numeric value is the CUPTI id.
+template <typename Handle>
+uint64_t IdOf(Handle handle) {
+  return reinterpret_cast<uintptr_t>(handle);
+}
+template <typename Handle>
+Handle HandleOf(uint64_t id) {
+  return reinterpret_cast<Handle>(static_cast<uintptr_t>(id));
+}
+
+CUptiResult FakeGetVersion(uint32_t* version) {
+  *version = CUPTI_API_VERSION;
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetResultString(CUptiResult result, const char** text) {
+  if (result == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    *text = "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+    return CUPTI_SUCCESS;
+  }
+  return CUPTI_ERROR_INVALID_PARAMETER;  // let the built-in table answer
+}
+CUptiResult FakeSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc fn, void* user) {
+  g_fake.calls.push_back("subscribe");
+  if (g_fake.subscribe_result != CUPTI_SUCCESS) return g_fake.subscribe_result;
+  *handle = reinterpret_cast<CUpti_SubscriberHandle>(0x5);
+  g_fake.callback = fn;
+  g_fake.userdata = user;
+  g_fake.subscribed = true;
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeUnsubscribe(CUpti_SubscriberHandle) {
+  g_fake.calls.push_back("unsubscribe");
+  g_fake.subscribed = false;
+  g_fake.callback = nullptr;
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain d,
+                               CUpti_CallbackId id) {
+  if (enable != 0) g_fake.enabled_callbacks.emplace_back(d, id);
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeEnableDomain(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain d) {
+  g_fake.calls.push_back("enable_domain(" + std::to_string(enable) + "," +
+                         std::to_string(static_cast<int>(d)) + ")");
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeActivityEnable(CUpti_ActivityKind kind) {
+  g_fake.enabled_kinds.push_back(kind);
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeActivityDisable(CUpti_ActivityKind) {
+  g_fake.calls.push_back("activity_disable");
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                  CUpti_BuffersCallbackCompleteFunc complete) {
+  g_fake.request = request;
+  g_fake.complete = complete;
+  return CUPTI_SUCCESS;
+}
+
+// Delivers the ready records in buffers of at most records_per_buffer records.
+void Deliver(bool forced) {
+  std::vector<KernelActivity> ready;
+  std::vector<FakeCupti::Pending> later;
+  for (const FakeCupti::Pending& p : g_fake.pending) {
+    if (forced || p.ready_after_flushes <= g_fake.flush_count) {
+      ready.push_back(p.record);
+    } else {
+      later.push_back(p);
+    }
+  }
+  g_fake.pending = later;
+  size_t index = 0;
+  while (index < ready.size()) {
+    uint8_t* buffer = nullptr;
+    size_t size = 0, max_records = 0;
+    g_fake.request(&buffer, &size, &max_records);
+    if (buffer == nullptr) return;
+    size_t capacity = size / sizeof(KernelActivity);
+    size_t count = std::min({capacity, g_fake.records_per_buffer, ready.size() - index});
+    std::memcpy(buffer, ready.data() + index, count * sizeof(KernelActivity));
+    index += count;
+    g_fake.complete(nullptr, 0, buffer, size, count * sizeof(KernelActivity));
+  }
+}
+
+CUptiResult FakeFlushAll(uint32_t flag) {
+  bool forced = (flag & CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) != 0;
+  if (forced) {
+    ++g_fake.forced_flush_count;
+  } else {
+    ++g_fake.flush_count;
+  }
+  if (g_fake.request != nullptr) Deliver(forced);
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** record) {
+  uint8_t* next = *record == nullptr ? buffer
+                                     : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
+  if (next + sizeof(KernelActivity) > buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
+  *record = reinterpret_cast<CUpti_Activity*>(next);
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetNumDropped(CUcontext, uint32_t, size_t* dropped) {
+  *dropped = g_fake.dropped_per_buffer;
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetGraphId(CUgraph graph, uint32_t* id) {
+  *id = static_cast<uint32_t>(IdOf(graph));
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetGraphExecId(CUgraphExec exec, uint32_t* id) {
+  *id = static_cast<uint32_t>(IdOf(exec));
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetGraphNodeId(CUgraphNode node, uint64_t* id) {
+  *id = IdOf(node);
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeFinalize() {
+  g_fake.calls.push_back("finalize");
+  return CUPTI_SUCCESS;
+}
+
+CUresult FakeInit(unsigned int) { return CUDA_SUCCESS; }
+CUresult FakeDriverGetVersion(int* version) {
+  *version = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult FakeGetErrorName(CUresult, const char** name) {
+  *name = "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGetCount(int* count) {
+  *count = 1;
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGet(CUdevice* device, int ordinal) {
+  if (ordinal != 0) return CUDA_ERROR_INVALID_DEVICE;
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult FakeDeviceGetAttribute(int* value, CUdevice_attribute attribute, CUdevice) {
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *value = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *value = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *value = 132; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *value = 1980000; break;
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *value = 3201000; break;
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *value = 6016; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+CUresult FakeCtxPush(CUcontext context) {
+  g_fake.pushed_contexts.push_back(context);
+  return CUDA_SUCCESS;
+}
+CUresult FakeCtxPop(CUcontext* context) {
+  *context = nullptr;
+  return CUDA_SUCCESS;
+}
+CUresult FakeCtxSynchronize() {
+  ++g_fake.synchronize_count;
+  return CUDA_SUCCESS;
+}
+
+void Emit(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
+  if (g_fake.callback != nullptr) g_fake.callback(g_fake.userdata, domain, id, data);
+}
+
+}  // namespace
+
+FakeCupti& Fake() { return g_fake; }
+
+void ResetFake() {
+  g_fake = FakeCupti();
+  g_interned.clear();
+}
+
+const CuptiApi* FakeCuptiApi() {
+  static const CuptiApi api = [] {
+    CuptiApi a;
+    a.path = "/fake/libcupti.so";
+    a.get_version = &FakeGetVersion;
+    a.get_result_string = &FakeGetResultString;
+    a.subscribe = &FakeSubscribe;
+    a.unsubscribe = &FakeUnsubscribe;
+    a.enable_callback = &FakeEnableCallback;
+    a.enable_domain = &FakeEnableDomain;
+    a.activity_enable = &FakeActivityEnable;
+    a.activity_disable = &FakeActivityDisable;
+    a.activity_register_callbacks = &FakeRegisterCallbacks;
+    a.activity_flush_all = &FakeFlushAll;
+    a.activity_get_next_record = &FakeGetNextRecord;
+    a.activity_get_num_dropped_records = &FakeGetNumDropped;
+    a.get_graph_id = &FakeGetGraphId;
+    a.get_graph_exec_id = &FakeGetGraphExecId;
+    a.get_graph_node_id = &FakeGetGraphNodeId;
+    a.finalize = &FakeFinalize;
+    return a;
+  }();
+  return &api;
+}
+
+const DriverApi* FakeDriverApi() {
+  static const DriverApi api = [] {
+    DriverApi a;
+    a.init = &FakeInit;
+    a.driver_get_version = &FakeDriverGetVersion;
+    a.get_error_name = &FakeGetErrorName;
+    a.device_get_count = &FakeDeviceGetCount;
+    a.device_get = &FakeDeviceGet;
+    a.device_get_attribute = &FakeDeviceGetAttribute;
+    a.ctx_push_current = &FakeCtxPush;
+    a.ctx_pop_current = &FakeCtxPop;
+    a.ctx_synchronize = &FakeCtxSynchronize;
+    return a;
+  }();
+  return &api;
+}
+
+KernelActivity MakeKernel(uint32_t correlation_id, uint64_t start, uint64_t end,
+                          const std::string& name, uint32_t stream, uint32_t device,
+                          uint32_t graph_id, uint64_t graph_node_id) {
+  KernelActivity k;
+  std::memset(&k, 0, sizeof(k));
+  k.kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  k.correlationId = correlation_id;
+  k.start = start;
+  k.end = end;
+  k.streamId = stream;
+  k.deviceId = device;
+  k.graphId = graph_id;
+  k.graphNodeId = graph_node_id;
+  g_interned.push_back(name);
+  k.name = g_interned.back().c_str();
+  return k;
+}
+
+std::vector<uint8_t> PackRecords(const std::vector<KernelActivity>& records) {
+  std::vector<uint8_t> buffer(records.size() * sizeof(KernelActivity));
+  if (!records.empty()) std::memcpy(buffer.data(), records.data(), buffer.size());
+  return buffer;
+}
+
+void EmitLaunch(CUpti_CallbackId id, CUpti_ApiCallbackSite site, uint32_t correlation_id,
+                const char* symbol, CUcontext context, CUresult result) {
+  CUpti_CallbackData data{};
+  data.callbackSite = site;
+  data.functionName = "cuLaunchKernel";
+  data.correlationId = correlation_id;
+  data.symbolName = symbol;
+  data.context = context;
+  data.functionReturnValue = site == CUPTI_API_EXIT ? &result : nullptr;
+  Emit(CUPTI_CB_DOMAIN_DRIVER_API, id, &data);
+}
+
+void EmitGraphLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, uint32_t exec_id) {
+  cuGraphLaunch_params params{HandleOf<CUgraphExec>(exec_id), nullptr};
+  CUresult result = CUDA_SUCCESS;
+  CUpti_CallbackData data{};
+  data.callbackSite = site;
+  data.functionName = "cuGraphLaunch";
+  data.correlationId = correlation_id;
+  data.context = reinterpret_cast<CUcontext>(0x10);
+  data.functionParams = &params;
+  data.functionReturnValue = site == CUPTI_API_EXIT ? &result : nullptr;
+  Emit(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &data);
+}
+
+void EmitCapture(bool begin, CUpti_ApiCallbackSite site) {
+  CUresult result = CUDA_SUCCESS;
+  CUpti_CallbackData data{};
+  data.callbackSite = site;
+  data.functionReturnValue = site == CUPTI_API_EXIT ? &result : nullptr;
+  Emit(CUPTI_CB_DOMAIN_DRIVER_API,
+       begin ? CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2
+             : CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+       &data);
+}
+
+void EmitGraphResource(CUpti_CallbackId id, uint64_t node_id, uint32_t graph_id, uint32_t exec_id,
+                       uint64_t original_node_id, CUgraphNodeType type) {
+  CUpti_GraphData graph{};
+  graph.graph = HandleOf<CUgraph>(graph_id);
+  graph.node = HandleOf<CUgraphNode>(node_id);
+  graph.originalNode = HandleOf<CUgraphNode>(original_node_id);
+  graph.nodeType = type;
+  graph.graphExec = HandleOf<CUgraphExec>(exec_id);
+  CUpti_ResourceData data{};
+  data.resourceDescriptor = &graph;
+  Emit(CUPTI_CB_DOMAIN_RESOURCE, id, &data);
+}
+
+void EmitNvtxPush(const char* message) {
+  const char* params[1] = {message};
+  CUpti_NvtxData data{};
+  data.functionName = "nvtxRangePushA";
+  data.functionParams = params;
+  Emit(CUPTI_CB_DOMAIN_NVTX, CUPTI_CBID_NVTX_nvtxRangePushA, &data);
+}
+
+void EmitNvtxPop() {
+  CUpti_NvtxData data{};
+  data.functionName = "nvtxRangePop";
+  Emit(CUPTI_CB_DOMAIN_NVTX, CUPTI_CBID_NVTX_nvtxRangePop, &data);
+}
+
+}  // namespace proton::cupti::testing

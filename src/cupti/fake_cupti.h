@@ -1,0 +1,70 @@
+// Test-only fake CUPTI and driver tables (profiler.md §5.15): plain functions over one global
+// FakeCupti state, so CuptiBackend runs unchanged and tests drive it from the test thread:
+// launch/capture/graph/NVTX callbacks, and activity records built with the real CUPTI kernel
+// record struct, delivered split across buffers, late, dropped or incomplete.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cupti/cupti_api.h"
+#include "cupti/record_decoder.h"
+
+namespace proton::cupti::testing {
+
+struct FakeCupti {
+  // Results the fake returns.
+  CUptiResult subscribe_result = CUPTI_SUCCESS;
+  // State recorded from the backend's calls.
+  CUpti_CallbackFunc callback = nullptr;
+  void* userdata = nullptr;
+  bool subscribed = false;
+  std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> enabled_callbacks;
+  std::vector<CUpti_ActivityKind> enabled_kinds;
+  CUpti_BuffersCallbackRequestFunc request = nullptr;
+  CUpti_BuffersCallbackCompleteFunc complete = nullptr;
+  std::vector<std::string> calls;  // "activity_disable", "enable_domain(0,1)", ...
+  // Records waiting in CUPTI. Each flush delivers records whose `ready_after_flushes` has
+  // passed, at most `records_per_buffer` per buffer; a forced flush delivers everything.
+  struct Pending {
+    KernelActivity record;
+    int ready_after_flushes = 0;
+  };
+  std::vector<Pending> pending;
+  size_t records_per_buffer = 1000;
+  size_t dropped_per_buffer = 0;
+  int flush_count = 0;
+  int forced_flush_count = 0;
+  std::vector<std::string> names;  // storage for record names
+  // Driver.
+  int synchronize_count = 0;
+  std::vector<CUcontext> pushed_contexts;
+};
+
+FakeCupti& Fake();
+void ResetFake();
+const CuptiApi* FakeCuptiApi();
+const DriverApi* FakeDriverApi();
+
+// A kernel record with the given fields (name interned in the fake).
+KernelActivity MakeKernel(uint32_t correlation_id, uint64_t start, uint64_t end,
+                          const std::string& name, uint32_t stream = 7, uint32_t device = 0,
+                          uint32_t graph_id = 0, uint64_t graph_node_id = 0);
+// Packs records into a buffer laid out the way the fake's cuptiActivityGetNextRecord walks it.
+std::vector<uint8_t> PackRecords(const std::vector<KernelActivity>& records);
+
+// Callback emission, as CUPTI would call the subscriber.
+void EmitLaunch(CUpti_CallbackId id, CUpti_ApiCallbackSite site, uint32_t correlation_id,
+                const char* symbol, CUcontext context = reinterpret_cast<CUcontext>(0x10),
+                CUresult result = CUDA_SUCCESS);
+void EmitGraphLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, uint32_t exec_id);
+void EmitCapture(bool begin, CUpti_ApiCallbackSite site);
+// Graph handles are fake pointers whose value is the id.
+void EmitGraphResource(CUpti_CallbackId id, uint64_t node_id, uint32_t graph_id,
+                       uint32_t exec_id = 0, uint64_t original_node_id = 0,
+                       CUgraphNodeType type = CU_GRAPH_NODE_TYPE_KERNEL);
+void EmitNvtxPush(const char* message);
+void EmitNvtxPop();
+
+}  // namespace proton::cupti::testing
