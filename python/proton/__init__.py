@@ -13,11 +13,15 @@ Private interface for the ``proton`` command's bootstrap (python/proton_bootstra
     session-0 rules of profiler.md §1.4 (D1, D2) apply.
 ``proton._C.is_command_line() -> bool``
     Whether the process is in command-line mode.
-``proton._C.start_cli_session() -> int | None``
-    Starts session 0 from the launcher's ``PROTON_CLI_*`` environment (profiler.md §2.13)
-    although :func:`start` ignores calls in command-line mode, and sets
-    ``flags.profiling_on``. Returns the session id (0), or None when profiling is disabled.
-    Call it after ``set_command_line(True)``.
+``proton._C.start_cli_session(name=None, context="shadow", data="tree", backend="", mode="")``
+    Creates (or joins) session 0 for the command although :func:`start` ignores calls in
+    command-line mode (core: ``StartCliSession``), and sets ``flags.profiling_on``. The
+    arguments are the launcher's ``PROTON_CLI_*`` values (profiler.md §2.13); returns the
+    session id (0), or None when profiling is disabled. Call it after
+    ``set_command_line(True)``.
+``proton._C.has_recorded_anything() -> bool``
+    Whether this process recorded any scope, metric or kernel (§2.7: helper processes
+    write a file only then).
 ``proton._C.set_profiling_on(on: bool) -> None``
     Sets ``flags.profiling_on`` (scopes and states are no-ops while it is False). A helper
     process whose session starts lazily (profiler.md §2.9) sets it to True so its first
@@ -32,7 +36,7 @@ Private interface for the ``proton`` command's bootstrap (python/proton_bootstra
 
 from . import _C
 from . import _frame_filters
-from .flags import flags
+from . import flags
 from .scope import scope, cpu_timed_scope, enter_scope, exit_scope
 from .state import state, enter_state, exit_state, metadata_state
 from .profile import start, activate, deactivate, finalize, profile, DEFAULT_PROFILE_NAME

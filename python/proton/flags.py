@@ -34,3 +34,10 @@ class ProfilerFlags:
 
 
 flags = ProfilerFlags()
+
+
+def __getattr__(name):
+    # `proton.flags.profiling_on` also works (some code reads the flags off the module).
+    if name in ("profiling_on", "instrumentation_on", "command_line"):
+        return getattr(flags, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -58,7 +58,6 @@ def start(
     """
     if _C.is_command_line() or _disabled():
         return None
-    _C.set_profiling_on(True)
     if name is not None and not isinstance(name, str):
         name = os.fspath(name)
     session = _C.start(
@@ -70,6 +69,7 @@ def start(
     )
     if session is None:
         return None
+    _C.set_profiling_on(True)
     if isinstance(hook, str) and hook == "triton":
         HookManager.register(LaunchHook(), session)
     elif isinstance(hook, Hook):

@@ -1,28 +1,64 @@
 // Command-line mode for proton._C (profiler.md §1.4, §2.9, §2.13): the bootstrap puts the
 // process in CLI mode and starts session 0 although proton.start() ignores calls then.
+// The core owns the flag (src/core/session/cli_mode.h); this file only binds it.
 #include "cli_binding.h"
+
+#include <optional>
+#include <string>
 
 #include "binding_errors.h"
 #include "binding_state.h"
+#include "core/session/cli_mode.h"
 #include "proton/proton.h"
 
 namespace proton::python {
-namespace {
-bool g_command_line = false;
-}  // namespace
 
 PyObject* SetCommandLine(PyObject*, PyObject* on) {
   const int value = PyObject_IsTrue(on);
   if (value < 0) return nullptr;
-  g_command_line = value != 0;
+  SetCommandLineMode(value != 0);
   Py_RETURN_NONE;
 }
 
-PyObject* IsCommandLine(PyObject*, PyObject*) { return PyBool_FromLong(g_command_line); }
+PyObject* IsCommandLine(PyObject*, PyObject*) { return PyBool_FromLong(IsCommandLineMode()); }
 
-PyObject* StartCliSession(PyObject*, PyObject*) {
-  PyErr_SetString(PyExc_NotImplementedError, "start_cli_session: the core has no CLI API yet");
-  return nullptr;
+PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
+  static const char* kKeywords[] = {"name", "context", "data", "backend", "mode", nullptr};
+  PyObject* name = Py_None;
+  const char* context = "shadow";
+  const char* data = "tree";
+  const char* backend = "";
+  const char* mode = "";
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Ossss:start_cli_session",
+                                   const_cast<char**>(kKeywords), &name, &context, &data,
+                                   &backend, &mode)) {
+    return nullptr;
+  }
+  StartOptions options;
+  if (name != Py_None) {
+    const char* utf8 = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : nullptr;
+    if (utf8 == nullptr) {
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "name must be str or None");
+      return nullptr;
+    }
+    options.name = utf8;
+  }
+  options.context = context;
+  options.data = data;
+  options.backend = backend;
+  options.mode = mode;
+  std::optional<Result<std::optional<int>>> result;
+  Py_BEGIN_ALLOW_THREADS
+  result.emplace(proton::StartCliSession(options));
+  Py_END_ALLOW_THREADS
+  if (!result->ok()) return RaiseStatus(result->status());
+  if (!result->value().has_value()) Py_RETURN_NONE;
+  g_profiling_on = true;
+  return PyLong_FromLong(*result->value());
+}
+
+PyObject* HasRecordedAnythingPy(PyObject*, PyObject*) {
+  return PyBool_FromLong(HasRecordedAnything());
 }
 
 }  // namespace proton::python

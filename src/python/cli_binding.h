@@ -1,6 +1,6 @@
 // Private command-line-mode switches of proton._C for the `proton` command's bootstrap
 // (documented in python/proton/__init__.py): set_command_line, is_command_line,
-// start_cli_session.
+// start_cli_session, has_recorded_anything.
 #pragma once
 
 #include <Python.h>
@@ -9,7 +9,8 @@ namespace proton::python {
 
 PyObject* SetCommandLine(PyObject* self, PyObject* on);
 PyObject* IsCommandLine(PyObject* self, PyObject* unused);
-PyObject* StartCliSession(PyObject* self, PyObject* unused);
+PyObject* StartCliSession(PyObject* self, PyObject* args, PyObject* kwargs);
+PyObject* HasRecordedAnythingPy(PyObject* self, PyObject* unused);
 
 }  // namespace proton::python
 
@@ -18,5 +19,10 @@ PyObject* StartCliSession(PyObject* self, PyObject* unused);
    "set_command_line(on): command-line mode (private, for the proton command)"},              \
       {"is_command_line", ::proton::python::IsCommandLine, METH_NOARGS,                       \
        "flags.command_line"},                                                                 \
-      {"start_cli_session", ::proton::python::StartCliSession, METH_NOARGS,                   \
-       "start session 0 from the PROTON_CLI_* environment (private)"},
+      {"start_cli_session",                                                                   \
+       reinterpret_cast<PyCFunction>(                                                         \
+           reinterpret_cast<void (*)()>(::proton::python::StartCliSession)),                  \
+       METH_VARARGS | METH_KEYWORDS,                                                          \
+       "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='')"},   \
+      {"has_recorded_anything", ::proton::python::HasRecordedAnythingPy, METH_NOARGS,         \
+       "whether any scope, metric or kernel was recorded (private)"},

@@ -176,7 +176,12 @@ PyObject* ScopeEnter(PyObject* self, PyObject* /*unused*/) {
     scope->entered = true;
     if (!metrics.empty()) {
       Status status = AddMetrics(id, metrics);
-      if (!status.ok()) return RaiseStatus(status);
+      if (!status.ok()) {
+        // __exit__ will not run after a failed __enter__: leave the stacks balanced.
+        scope->entered = false;
+        (void)ExitScope(id, name);
+        return RaiseStatus(status);
+      }
     }
   }
   Py_INCREF(self);
@@ -191,13 +196,16 @@ PyObject* ScopeExit(PyObject* self, PyObject* const* /*args*/, Py_ssize_t /*narg
   const int64_t end_ns = scope->timed ? MonotonicNs() : 0;
   std::string_view name;
   if (!NameView(scope->name, &name)) return nullptr;
-  Status status = ExitScope(scope->id, name);
-  if (!status.ok()) return RaiseStatus(status);
   if (scope->timed) {
+    // Added while the scope is still open: the core maps a scope id to its node only then.
     const Metrics cpu_time = {{"cpu_time (ns)(exc)", MetricValue{end_ns - scope->start_ns}}};
-    return NoneOrRaise(AddMetrics(scope->id, cpu_time));
+    Status status = AddMetrics(scope->id, cpu_time);
+    if (!status.ok()) {
+      (void)ExitScope(scope->id, name);
+      return RaiseStatus(status);
+    }
   }
-  Py_RETURN_NONE;
+  return NoneOrRaise(ExitScope(scope->id, name));
 }
 
 PyObject* ScopeCall(PyObject* self, PyObject* args, PyObject* kwargs) {
