@@ -1,0 +1,69 @@
+// The bare-CUPTI floor of profiler.md §7.4: the least any CUPTI-based profiler pays per launch.
+// Injected with CUDA_INJECTION64_PATH, it subscribes with an empty callback for the same driver
+// launch ids our backend enables, and enables only CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL with
+// 64 MiB buffers whose records are walked and counted. Nothing is attributed or written.
+// Built by bench/overhead/run_overhead.py:
+//   g++ -O2 -std=c++17 -shared -fPIC cupti_floor.cc -I<cuda>/include -L<cupti dir> -lcupti
+#include <cupti.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+CUpti_SubscriberHandle g_subscriber = nullptr;
+std::atomic<unsigned long long> g_records{0};
+constexpr size_t kBufferSize = 64u << 20;
+
+void CUPTIAPI EmptyCallback(void*, CUpti_CallbackDomain, CUpti_CallbackId, const void*) {}
+
+void CUPTIAPI BufferRequested(uint8_t** buffer, size_t* size, size_t* max_records) {
+  *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferSize));
+  *size = *buffer != nullptr ? kBufferSize : 0;
+  *max_records = 0;
+}
+
+void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+  CUpti_Activity* record = nullptr;
+  while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) ++g_records;
+  std::free(buffer);
+}
+
+void AtExit() {
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  if (std::getenv("CUPTI_FLOOR_VERBOSE") != nullptr) {
+    std::fprintf(stderr, "[cupti_floor] %llu kernel records\n", g_records.load());
+  }
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  static bool done = false;
+  if (done) return 1;
+  done = true;
+  if (cuptiSubscribe(&g_subscriber, &EmptyCallback, nullptr) != CUPTI_SUCCESS) {
+    std::fprintf(stderr, "[cupti_floor] cuptiSubscribe failed\n");
+    return 1;
+  }
+  const CUpti_CallbackId kLaunches[] = {
+      CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+  };
+  for (CUpti_CallbackId id : kLaunches) {
+    cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  }
+  cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
+  cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  std::atexit(&AtExit);
+  return 1;
+}
