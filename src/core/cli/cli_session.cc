@@ -1,0 +1,96 @@
+// See cli_session.h. Thread: InstallCliProcess runs at library load (loader thread);
+// StartSessionZero on the caller's thread (bootstrap, or the CUDA injection thread);
+// FinalizeProcess on the exiting thread or the signal writer thread.
+#include "core/cli/cli_session.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+
+#include "core/cli/cli_config.h"
+#include "core/cli/output_naming.h"
+#include "core/cli/signal_writer.h"
+#include "core/session/cli_mode.h"
+#include "proton/proton.h"
+
+namespace proton::cli {
+
+namespace {
+
+std::atomic<bool> g_installed{false};
+std::mutex& StartMutex() {
+  static std::mutex* mutex = new std::mutex();
+  return *mutex;
+}
+
+void AtExit() { FinalizeProcess(); }
+
+void AfterForkChild() {
+  // The child holds a copy of the parent's sessions: drop them without writing (§2.9). It
+  // starts its own session if it uses the GPU or the Python bootstrap starts one.
+  DiscardAllSessionsAfterFork();
+  SignalWriterAfterForkChild();
+}
+
+}  // namespace
+
+bool InstallCliProcess() {
+  if (!GetCliConfig().enabled) return false;
+  if (g_installed.exchange(true)) return true;
+  SetCommandLineMode(true);
+  SetOutputPathFunction(CliOutputPath);
+  pthread_atfork(nullptr, nullptr, AfterForkChild);
+  std::atexit(AtExit);
+  return true;
+}
+
+Status StartSessionZero() {
+  if (!InstallCliProcess()) return Status();
+  std::lock_guard<std::mutex> lock(StartMutex());
+  const CliConfig& config = GetCliConfig();
+  StartOptions options;
+  options.name = SessionName(config, IsRootProcess());
+  options.context = config.context;
+  options.data = config.data;
+  options.backend = config.backend;
+  options.mode = config.mode;
+  Result<std::optional<int>> started = StartCliSession(options);
+  if (!started.ok()) return started.status();
+  if (started.value().has_value()) InstallSignalWriter(FinalizeProcess);
+  return Status();
+}
+
+void FinalizeProcess() {
+  if (!GetCliConfig().enabled || !IsCommandLineMode()) return;
+  if (!ProfilingOn()) return;  // nothing started, or already finalized
+  if (!IsRootProcess() && !HasRecordedAnything()) return;
+  Status status = Finalize(std::nullopt);
+  if (!status.ok()) {
+    std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
+                 status.message().c_str());
+  }
+}
+
+}  // namespace proton::cli
+
+namespace {
+// Load-time installation in processes of a `proton` run (profiler.md §5.11: the library is
+// loaded either by the CUDA driver or by proton._C).
+[[maybe_unused]] const bool kCliInstalled = proton::cli::InstallCliProcess();
+}  // namespace
+
+extern "C" int proton_cli_start(void) {
+  proton::Status status = proton::cli::StartSessionZero();
+  if (!status.ok()) {
+    std::fprintf(stderr, "[proton] warning: could not start the profiling session: %s\n",
+                 status.message().c_str());
+    return 0;
+  }
+  return proton::ProfilingOn() ? 1 : 0;
+}
+
+extern "C" void proton_cli_finalize(void) { proton::cli::FinalizeProcess(); }

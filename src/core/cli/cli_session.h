@@ -1,0 +1,31 @@
+// The life of session 0 in a process of a `proton` run (profiler.md §2.7, §2.9, §5.11):
+// command-line mode, output naming, start (root eagerly; others at CUDA injection or from the
+// Python bootstrap), exit handling (the Python bootstrap's exit hook first, a C atexit
+// fallback), signal writing, and fork. Everything is a no-op outside a `proton` run
+// (PROTON_CLI unset).
+#pragma once
+
+#include "util/status.h"
+
+namespace proton::cli {
+
+// Puts the process in CLI mode and installs output naming, fork handling and the atexit
+// fallback. Idempotent; runs when libproton.so is loaded in a process with PROTON_CLI=1.
+// Returns whether the process is in a `proton` run.
+bool InstallCliProcess();
+
+// Starts (or joins) session 0 with the launcher's options and installs the signal writer.
+// Idempotent. Called by the CUDA injection entry (src/cupti) and proton_cli_start().
+Status StartSessionZero();
+
+// The exit path: finalizes (writes) when this is the root process or it recorded anything;
+// otherwise writes nothing. Idempotent until a new session starts.
+void FinalizeProcess();
+
+}  // namespace proton::cli
+
+// C entry points (stable names for the injection code and ctypes-based tests).
+extern "C" {
+int proton_cli_start(void);      // 1 when session 0 is running in CLI mode, else 0
+void proton_cli_finalize(void);  // FinalizeProcess()
+}

@@ -1,0 +1,111 @@
+// See signal_writer.h. Thread: the handler runs on any thread and only write()s one byte; the
+// rest runs on the writer thread.
+#include "core/cli/signal_writer.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+namespace proton::cli {
+
+namespace {
+
+constexpr int kSignals[] = {SIGTERM, SIGHUP, SIGQUIT, SIGINT};
+
+int g_pipe[2] = {-1, -1};
+bool g_installed[4] = {false, false, false, false};
+std::atomic<bool> g_started{false};
+std::atomic<int> g_grace_seconds{10};
+std::function<void()>* g_write_profile = nullptr;
+
+void Handler(int signal_number) {
+  const int saved = errno;
+  unsigned char byte = static_cast<unsigned char>(signal_number);
+  ssize_t ignored = write(g_pipe[1], &byte, 1);
+  (void)ignored;
+  errno = saved;
+}
+
+[[noreturn]] void DieBy(int signal_number) {
+  signal(signal_number, SIG_DFL);
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, signal_number);
+  pthread_sigmask(SIG_UNBLOCK, &set, nullptr);
+  kill(getpid(), signal_number);
+  // A process-directed signal is delivered to some thread that does not block it; wait.
+  for (;;) pause();
+}
+
+void WriterLoop(int read_fd) {
+  // The handler may run on any thread; the writer itself keeps the signals blocked so it is
+  // never interrupted while writing.
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : kSignals) sigaddset(&set, sig);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  unsigned char byte = 0;
+  for (;;) {
+    ssize_t n = read(read_fd, &byte, 1);
+    if (n == 1) break;
+    if (n < 0 && errno == EINTR) continue;
+    return;  // pipe closed
+  }
+  const int signal_number = byte;
+  const int grace = g_grace_seconds.load();
+  std::thread([signal_number, grace] {
+    std::this_thread::sleep_for(std::chrono::seconds(grace));
+    DieBy(signal_number);  // the write hung: die without a file
+  }).detach();
+  if (g_write_profile != nullptr && *g_write_profile) (*g_write_profile)();
+  DieBy(signal_number);
+}
+
+void StartWriterLocked() {
+  if (pipe2(g_pipe, O_CLOEXEC) != 0) return;
+  std::thread(WriterLoop, g_pipe[0]).detach();
+  for (size_t i = 0; i < 4; ++i) {
+    struct sigaction current {};
+    if (sigaction(kSignals[i], nullptr, &current) != 0) continue;
+    const bool is_default = (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_DFL;
+    if (!is_default) continue;  // the program's own handler (or SIG_IGN) is respected
+    struct sigaction action {};
+    action.sa_handler = Handler;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    g_installed[i] = sigaction(kSignals[i], &action, nullptr) == 0;
+  }
+}
+
+}  // namespace
+
+int InstallSignalWriter(std::function<void()> write_profile) {
+  if (g_started.exchange(true)) return 0;
+  g_write_profile = new std::function<void()>(std::move(write_profile));
+  StartWriterLocked();
+  int count = 0;
+  for (bool installed : g_installed) count += installed ? 1 : 0;
+  return count;
+}
+
+void SignalWriterAfterForkChild() {
+  if (!g_started.load()) return;
+  for (size_t i = 0; i < 4; ++i) {
+    if (g_installed[i]) signal(kSignals[i], SIG_DFL);
+    g_installed[i] = false;
+  }
+  close(g_pipe[0]);
+  close(g_pipe[1]);
+  g_pipe[0] = g_pipe[1] = -1;
+  StartWriterLocked();
+}
+
+void SetSignalGraceSeconds(int seconds) { g_grace_seconds.store(seconds); }
+
+}  // namespace proton::cli

@@ -1,0 +1,179 @@
+// See launcher.h. The steps of a run, in order; each step's logic lives in its own file.
+#include "launcher/launcher.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "launcher/child.h"
+#include "launcher/environment.h"
+#include "launcher/help_text.h"
+#include "launcher/layout.h"
+#include "launcher/options.h"
+#include "launcher/outputs.h"
+#include "launcher/protocol.h"
+#include "launcher/run_dir.h"
+#include "launcher/target.h"
+#include "util/command_main.h"
+
+extern char** environ;
+
+#ifndef PROTON_VERSION_STRING
+#define PROTON_VERSION_STRING "0.0.0"
+#endif
+
+namespace proton::launcher {
+
+namespace {
+
+constexpr std::string_view kProgram = "proton";
+
+void PrintStderr(const std::string& text) {
+  std::fflush(stdout);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+  std::fflush(stderr);
+}
+
+int Fail(int status, const std::string& message) {
+  PrintStderr("proton: error: " + message + "\n");
+  return status;
+}
+
+EnvList CurrentEnvironment() {
+  EnvList env;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    env.emplace_back(*entry);
+  }
+  return env;
+}
+
+std::string CurrentDirectory(const EnvList& env) {
+  std::vector<char> buffer(4096);
+  while (getcwd(buffer.data(), buffer.size()) == nullptr) {
+    if (errno != ERANGE) return GetEnv(env, "PWD").value_or("/");
+    buffer.resize(buffer.size() * 2);
+  }
+  return buffer.data();
+}
+
+int ExecFailure(const TargetPlan& plan, int error) {
+  const int status = (error == ENOENT || error == ENOTDIR) ? 127 : 126;
+  return Fail(status, "cannot execute " + plan.executable + ": " + std::strerror(error));
+}
+
+// Runs the target with the environment unchanged (disabled or another tool attached).
+int RunUnprofiled(const TargetPlan& plan, const EnvList& env) {
+  ChildOutcome outcome = RunChild(ChildSpec{plan.executable, plan.argv, env, ""});
+  if (const auto* failed = std::get_if<ChildExecFailed>(&outcome)) {
+    return ExecFailure(plan, failed->error);
+  }
+  ExitLike(outcome);
+}
+
+void ReportOutputs(const RunSetup& setup, bool verbose) {
+  const std::string base = ResolveBase(setup.options.name, setup.cwd);
+  const std::string effective_base =
+      base == "-" ? ResolveBase(std::nullopt, setup.cwd) : base;
+  const std::string typed_base =
+      base == "-" ? std::string("proton") : setup.options.name.value_or("proton");
+  OutputPlan plan = PlanOutputs(ReadFileRecords(setup.run_dir), effective_base,
+                                [](const std::string& path) { return access(path.c_str(), F_OK) == 0; });
+  for (const auto& [from, to] : plan.renames) {
+    if (std::rename(from.c_str(), to.c_str()) != 0) {
+      PrintStderr("proton: warning: cannot rename " + from + " to " + to + ": " +
+                  std::strerror(errno) + "\n");
+    }
+  }
+  if (plan.files.empty() || (plan.only_base_file && !verbose)) return;
+  std::vector<std::string> shown;
+  for (const std::string& file : plan.files) {
+    shown.push_back(DisplayPath(file, effective_base, typed_base));
+  }
+  PrintStderr(WroteLine(shown));
+}
+
+Result<int> Run(const LaunchOptions& options) {
+  EnvList env = CurrentEnvironment();
+  auto lookup = [&env](std::string_view key) { return GetEnv(env, key); };
+  std::variant<TargetPlan, TargetError> classified = ClassifyTarget(options.target, lookup);
+  if (const auto* error = std::get_if<TargetError>(&classified)) {
+    return Fail(error->exit_status, error->message);
+  }
+  const TargetPlan& plan = std::get<TargetPlan>(classified);
+  const bool verbose = EnvTruthy(GetEnv(env, "PROTON_VERBOSE").value_or(""));
+
+  Layout layout = FindLayout(GetEnv(env, "PROTON_LIBRARY"));
+  switch (DecideProfiling(env, layout.core_library)) {
+    case ProfilingDecision::kDisabled:
+      return RunUnprofiled(plan, env);
+    case ProfilingDecision::kOtherTool:
+      PrintStderr("proton: warning: another CUDA tool is attached (CUDA_INJECTION64_PATH=" +
+                  GetEnv(env, cli_protocol::kCudaInjection).value_or("") +
+                  "); running the target without profiling\n");
+      return RunUnprofiled(plan, env);
+    case ProfilingDecision::kProfile:
+      break;
+  }
+  if (!layout.core_library) {
+    PrintStderr("proton: warning: libproton.so not found next to the launcher; "
+                "only Python processes are profiled\n");
+  }
+  if (!layout.bootstrap_dir || !layout.package_parent) {
+    PrintStderr("proton: warning: the proton Python package was not found next to the "
+                "launcher; Python processes are profiled through CUDA only\n");
+  }
+
+  PROTON_ASSIGN_OR_RETURN(RunDirectory run_dir,
+                          CreateRunDirectory(GetEnv(env, "TMPDIR").value_or("/tmp")));
+  RunSetup setup;
+  setup.options = options;
+  setup.cwd = CurrentDirectory(env);
+  setup.layout = layout;
+  setup.run_id = run_dir.run_id;
+  setup.run_dir = run_dir.path;
+  setup.kind = plan.kind;
+  setup.nvtx_library = FindNvtxInjection(env);
+  if (verbose) {
+    PrintStderr("proton: library " + layout.core_library.value_or("(none)") + ", bootstrap " +
+                layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path +
+                "\n");
+  }
+
+  ChildOutcome outcome = RunChild(ChildSpec{plan.executable, plan.argv,
+                                            BuildEnvironment(env, setup),
+                                            std::string(cli_protocol::kRootPid)});
+  if (const auto* failed = std::get_if<ChildExecFailed>(&outcome)) {
+    RemoveRunDirectory(run_dir.path);
+    return ExecFailure(plan, failed->error);
+  }
+  ReportOutputs(setup, verbose);
+  RemoveRunDirectory(run_dir.path);
+  ExitLike(outcome);
+}
+
+}  // namespace
+
+int LauncherMain(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
+  return RunCommand(kProgram, UsageText(), [&]() -> Result<int> {
+    PROTON_ASSIGN_OR_RETURN(ParsedCommand parsed, ParseCommandLine(args));
+    switch (parsed.action) {
+      case ParsedCommand::Action::kHelp:
+        std::fwrite(HelpText().data(), 1, HelpText().size(), stdout);
+        return 0;
+      case ParsedCommand::Action::kVersion:
+        std::printf("proton %s\n", PROTON_VERSION_STRING);
+        return 0;
+      case ParsedCommand::Action::kRun:
+        break;
+    }
+    return Run(parsed.options);
+  });
+}
+
+}  // namespace proton::launcher

@@ -1,0 +1,89 @@
+// See outputs.h.
+#include "launcher/outputs.h"
+
+#include <algorithm>
+#include <set>
+
+#include "launcher/protocol.h"
+
+namespace proton::launcher {
+
+namespace {
+
+// "<base>.pid<P>.<rest>" -> "<base>.<rest>" for the rename rule.
+std::string WithoutPid(const std::string& path, const std::string& base, long pid) {
+  const std::string marker = base + ".pid" + std::to_string(pid) + ".";
+  if (path.compare(0, marker.size(), marker) != 0) return path;
+  return base + "." + path.substr(marker.size());
+}
+
+// A root file named exactly <base>.<suffix> (no rank, pid or part in the name).
+bool IsPlainBaseFile(const std::string& path, const std::string& base) {
+  if (path.compare(0, base.size() + 1, base + ".") != 0) return false;
+  return path.find('.', base.size() + 1) == std::string::npos;
+}
+
+}  // namespace
+
+OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string& base,
+                       const std::function<bool(const std::string&)>& exists) {
+  OutputPlan plan;
+  std::vector<FileRecord> written;
+  std::set<std::string> seen;
+  for (const FileRecord& record : records) {
+    if (!seen.insert(record.path).second || !exists(record.path)) continue;
+    written.push_back(record);
+  }
+  const bool root_wrote =
+      std::any_of(written.begin(), written.end(),
+                  [](const FileRecord& r) { return r.kind == cli_protocol::kFileKindRoot; });
+  std::set<long> rankless_pids;
+  for (const FileRecord& r : written) {
+    if (r.kind == cli_protocol::kFileKindPid) rankless_pids.insert(r.pid);
+  }
+  if (!root_wrote && rankless_pids.size() == 1) {
+    const long pid = *rankless_pids.begin();
+    for (FileRecord& r : written) {
+      if (r.kind != cli_protocol::kFileKindPid) continue;
+      std::string target = WithoutPid(r.path, base, pid);
+      if (target == r.path) continue;
+      plan.renames.emplace_back(r.path, target);
+      r.path = target;
+      r.kind = std::string(cli_protocol::kFileKindRoot);
+    }
+  }
+  // Root files first, then the others by name.
+  std::stable_sort(written.begin(), written.end(), [](const FileRecord& a, const FileRecord& b) {
+    const bool a_root = a.kind == cli_protocol::kFileKindRoot;
+    const bool b_root = b.kind == cli_protocol::kFileKindRoot;
+    if (a_root != b_root) return a_root;
+    return a.path < b.path;
+  });
+  for (const FileRecord& r : written) {
+    plan.files.push_back(r.path);
+    if (r.kind != cli_protocol::kFileKindRoot || !IsPlainBaseFile(r.path, base)) {
+      plan.only_base_file = false;
+    }
+  }
+  return plan;
+}
+
+std::string DisplayPath(const std::string& path, const std::string& absolute_base,
+                        const std::string& typed_base) {
+  if (!typed_base.empty() && path.compare(0, absolute_base.size(), absolute_base) == 0) {
+    return typed_base + path.substr(absolute_base.size());
+  }
+  return path;
+}
+
+std::string WroteLine(const std::vector<std::string>& display_paths) {
+  std::string line = "proton: wrote ";
+  for (size_t i = 0; i < display_paths.size(); ++i) {
+    if (i > 0) line += ", ";
+    line += display_paths[i];
+  }
+  line += "\n";
+  return line;
+}
+
+}  // namespace proton::launcher
