@@ -86,7 +86,7 @@ std::optional<RateItem> ParseRateItem(std::string_view item) {
 std::optional<std::string> DeviceIdText(const RawColumn& col, NodeId n) {
   switch (col.type[n]) {
     case ValueType::kString: return std::string(col.str(n));
-    case ValueType::kInt: return std::to_string(col.own_int[n]);
+    case ValueType::kInt: return std::to_string(col.int_value(n));
     case ValueType::kDouble: {
       const double v = col.own[n];
       char buf[64];
@@ -203,7 +203,7 @@ class Resolver {
       for (size_t n = 0; n < col.type.size(); ++n) {
         if (col.type[n] == ValueType::kInt) {
           sum = static_cast<int64_t>(static_cast<uint64_t>(sum) +
-                                     static_cast<uint64_t>(col.own_int[n]));
+                                     static_cast<uint64_t>(col.int_value(n)));
         }
       }
       total = static_cast<double>(sum);

@@ -209,6 +209,7 @@ class Translator {
   // A '(' at p_[i_]: plain group or a (?...) construct Python 3.11 accepts.
   Status OpenGroup() {
     ++i_;
+    if (i_ < p_.size() && p_[i_] == '*') return Bad();  // "(*VERB)" is PCRE2-only
     if (i_ >= p_.size() || p_[i_] != '?') {
       open_.push_back(++groups_);
       out_ += '(';

@@ -1,0 +1,200 @@
+// Tests for cli_args: argparse-exact scanning (viewer.md §2.3) and the post-scan checks,
+// from the spec's examples and the opt_* / err_* compatibility cases.
+#include "viewer/cli_args.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace proton::viewer {
+namespace {
+
+ViewerArgs Parse(std::vector<std::string> args) {
+  Result<ViewerArgs> r = ParseViewerArgs(args);
+  EXPECT_TRUE(r.ok()) << r.status().message();
+  return r.ok() ? std::move(r).value() : ViewerArgs();
+}
+
+std::string Error(std::vector<std::string> args) {
+  Result<ViewerArgs> r = ParseViewerArgs(args);
+  if (r.ok()) return "(no error)";
+  EXPECT_EQ(r.status().kind(), ErrorKind::kUsage);
+  return r.status().message();
+}
+
+TEST(CliArgs, Defaults) {
+  ViewerArgs a = Parse({"f.json"});
+  EXPECT_EQ(a.file, "f.json");
+  EXPECT_FALSE(a.list);
+  EXPECT_TRUE(a.metrics.empty());
+  EXPECT_EQ(a.depth, 100);
+  EXPECT_EQ(a.format, NameFormat::kFull);
+  EXPECT_FALSE(a.has_threshold);
+  EXPECT_FALSE(a.print_sorted);
+  EXPECT_EQ(a.diff_profile, "");
+}
+
+TEST(CliArgs, ValueForms) {
+  EXPECT_EQ(Parse({"--metrics", "time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"--metrics=time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-mtime/us", "f"}).metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-m=time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-d1", "f"}).depth, 1);
+  EXPECT_EQ(Parse({"-d5", "f"}).depth, 5);
+  EXPECT_EQ(Parse({"-d=7", "f"}).depth, 7);
+  EXPECT_EQ(Parse({"--depth=2", "f"}).depth, 2);
+  EXPECT_EQ(Parse({"-diff", "o", "f"}).diff_profile, "o");
+  EXPECT_EQ(Parse({"-diff=o", "f"}).diff_profile, "o");
+  EXPECT_EQ(Parse({"--diff-profile", "o", "f"}).diff_profile, "o");
+  EXPECT_EQ(Parse({"-f", "function_line", "f"}).format, NameFormat::kFunctionLine);
+  EXPECT_EQ(Parse({"--format=file_function", "f"}).format, NameFormat::kFileFunction);
+}
+
+TEST(CliArgs, Prefixes) {
+  ViewerArgs a = Parse({"--met", "time/us", "--inc", "add", "--print", "f"});
+  EXPECT_EQ(a.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(a.include, "add");
+  EXPECT_TRUE(a.print_sorted);
+  EXPECT_TRUE(Parse({"--li", "f"}).list);
+  EXPECT_TRUE(Parse({"--h", "f"}).help);
+  EXPECT_EQ(Parse({"--de", "3", "f"}).depth, 3);
+  EXPECT_EQ(Parse({"--diff", "o", "f"}).diff_profile, "o");
+  EXPECT_EQ(Error({"--d", "1", "-m", "time/us", "f"}),
+            "ambiguous option: --d could match --depth, --diff-profile");
+  EXPECT_EQ(Error({"-dif", "x", "f"}), "ambiguous option: -dif could match -d, -diff");
+  EXPECT_EQ(Error({"-di", "x", "f"}), "ambiguous option: -di could match -d, -diff");
+  EXPECT_EQ(Error({"--d=1", "f"}), "ambiguous option: --d=1 could match --depth, --diff-profile");
+  // Ambiguity is found while classifying, before any value is converted.
+  EXPECT_EQ(Error({"-f", "short", "--d", "1", "f"}),
+            "ambiguous option: --d could match --depth, --diff-profile");
+}
+
+TEST(CliArgs, Clusters) {
+  ViewerArgs a = Parse({"-lmtime/us", "f"});
+  EXPECT_TRUE(a.list);
+  EXPECT_TRUE(Parse({"-lh", "f"}).help);
+  EXPECT_TRUE(Parse({"-hl"}).help);
+  EXPECT_EQ(Error({"-lx", "f"}), "argument -l/--list: ignored explicit argument 'x'");
+  EXPECT_EQ(Error({"--list=x", "f"}), "argument -l/--list: ignored explicit argument 'x'");
+  EXPECT_EQ(Error({"--list=yes", "f"}), "argument -l/--list: ignored explicit argument 'yes'");
+  EXPECT_EQ(Error({"--print-sorted=1", "f"}),
+            "argument --print-sorted: ignored explicit argument '1'");
+  EXPECT_EQ(Error({"-l=", "f"}), "argument -l/--list: ignored explicit argument ''");
+  // The error later in a cluster wins over -h earlier in it.
+  EXPECT_EQ(Error({"-hx", "f"}), "argument -h/--help: ignored explicit argument 'x'");
+  EXPECT_EQ(Error({"-lm"}), "argument -m/--metrics: expected one argument");
+}
+
+TEST(CliArgs, MissingValuesAndNegativeNumbers) {
+  EXPECT_EQ(Error({"-m"}), "argument -m/--metrics: expected one argument");
+  EXPECT_EQ(Error({"-m", "-l", "f"}), "argument -m/--metrics: expected one argument");
+  EXPECT_EQ(Error({"f", "-diff"}), "argument --diff-profile/-diff: expected one argument");
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-1", "f"}).threshold, -1.0);
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-.5", "f"}).threshold, -0.5);
+  EXPECT_EQ(Parse({"-d", "-2", "f"}).depth, -2);
+  EXPECT_EQ(Error({"-m", "t", "-t", "-1e5", "f"}),
+            "argument -t/--threshold: expected one argument");
+  EXPECT_EQ(Error({"-t", "-1.", "f"}), "argument -t/--threshold: expected one argument");
+  EXPECT_EQ(Error({"-i", "-foo", "f"}), "argument -i/--include: expected one argument");
+  EXPECT_EQ(Parse({"-t=-1e5", "f"}).threshold, -1e5);
+  EXPECT_EQ(Parse({"-i=-foo", "f"}).include, "-foo");
+  // A "-..." argument with a space is not an option (argparse), so it can be a value.
+  EXPECT_EQ(Parse({"-i", "-a b", "f"}).include, "-a b");
+  // "-" is positional (standard input), also as a value.
+  EXPECT_EQ(Parse({"-"}).file, "-");
+  EXPECT_EQ(Parse({"-diff", "-", "f"}).diff_profile, "-");
+  // A negative number alone is a positional argument.
+  EXPECT_EQ(Parse({"-5"}).file, "-5");
+}
+
+TEST(CliArgs, DoubleDashAndRepeats) {
+  ViewerArgs a = Parse({"-m", "time/us", "-d", "2", "--", "f"});
+  EXPECT_EQ(a.file, "f");
+  EXPECT_EQ(a.depth, 2);
+  EXPECT_EQ(Parse({"--", "-l"}).file, "-l");
+  EXPECT_FALSE(Parse({"--", "-l"}).list);
+  EXPECT_EQ(Error({"-m", "--", "f"}), "argument -m/--metrics: expected one argument");
+  EXPECT_EQ(Error({"--", "a", "--"}), "Must specify exactly one file to read (got 2)");
+  ViewerArgs r = Parse({"-m", "count", "-m", "time/us", "-d", "3", "-d", "1", "f"});
+  EXPECT_EQ(r.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(r.depth, 1);
+}
+
+TEST(CliArgs, ValueTypes) {
+  EXPECT_EQ(Error({"-t", "x", "f"}), "argument -t/--threshold: invalid float value: 'x'");
+  EXPECT_EQ(Error({"-d", "1.5", "f"}), "argument -d/--depth: invalid int value: '1.5'");
+  EXPECT_EQ(Error({"-d", "0x10", "f"}), "argument -d/--depth: invalid int value: '0x10'");
+  EXPECT_EQ(Error({"-t", "inf", "f"}),
+            "argument -t/--threshold: threshold must be a finite number: 'inf'");
+  EXPECT_EQ(Error({"-t", "NaN", "f"}),
+            "argument -t/--threshold: threshold must be a finite number: 'NaN'");
+  EXPECT_EQ(Error({"-t", "1e400", "f"}),
+            "argument -t/--threshold: threshold must be a finite number: '1e400'");
+  EXPECT_EQ(Error({"-f", "short", "f"}),
+            "argument -f/--format: invalid choice: 'short' (choose from 'full', "
+            "'file_function_line', 'function_line', 'file_function')");
+  ViewerArgs a = Parse({"-t", " 1_000 ", "f"});
+  EXPECT_EQ(a.threshold, 1000.0);
+  EXPECT_EQ(a.threshold_text, " 1_000 ");
+  EXPECT_TRUE(a.has_threshold);
+  EXPECT_FALSE(Parse({"-t", "0", "f"}).has_threshold);
+  EXPECT_FALSE(Parse({"-t", "-0.0", "f"}).has_threshold);
+  EXPECT_EQ(Parse({"-d", "99999999999999999999", "f"}).depth, INT64_MAX);
+}
+
+TEST(CliArgs, HelpIsTakenWhenReached) {
+  EXPECT_TRUE(Parse({"-h", "-f", "short"}).help);
+  EXPECT_EQ(Error({"-f", "short", "-h"}),
+            "argument -f/--format: invalid choice: 'short' (choose from 'full', "
+            "'file_function_line', 'function_line', 'file_function')");
+  EXPECT_TRUE(Parse({"--help"}).help);  // no FILE needed
+}
+
+TEST(CliArgs, PostScanChecksInOrder) {
+  EXPECT_EQ(Error({"-m", "time/us", "--foo", "f"}), "unrecognized arguments: --foo");
+  EXPECT_EQ(Error({"--foo", "-x", "--bar=1"}), "unrecognized arguments: --foo -x --bar=1");
+  EXPECT_EQ(Error({"-m", "time/ns"}), "Must specify a file to read");
+  EXPECT_EQ(Error({"-m", "time/ns", "a", "b"}), "Must specify exactly one file to read (got 2)");
+  EXPECT_EQ(Error({"-i", "a", "-e", "b"}), "Must specify a file to read");
+  EXPECT_EQ(Error({"-i", "a", "-e", "b", "f"}), "Cannot specify both include and exclude");
+  ViewerArgs a = Parse({"-e", "", "-i", "add", "f"});
+  EXPECT_EQ(a.include, "add");
+  EXPECT_EQ(a.exclude, "");
+  EXPECT_EQ(Error({"-m", "time/us,", "f"}),
+            "argument -m/--metrics: empty metric name in 'time/us,'");
+  EXPECT_EQ(Error({"-m", ",", "f"}), "argument -m/--metrics: empty metric name in ','");
+  EXPECT_EQ(Error({"-m", "a, ,b", "f"}), "argument -m/--metrics: empty metric name in 'a, ,b'");
+  EXPECT_TRUE(Parse({"-m", "", "f"}).metrics.empty());
+  EXPECT_EQ(Parse({"-m", " time/ns ,\tcount ", "f"}).metrics,
+            (std::vector<std::string>{"time/ns", "count"}));
+  EXPECT_EQ(Error({"-m", "t", "-diff", "-", "-"}), "standard input ('-') can only be read once");
+  EXPECT_EQ(Error({"-i", "a", "-e", "b", "-m", ",", "f"}),
+            "Cannot specify both include and exclude");
+  // -l ignores -m and --diff-profile (only the include/exclude check applies).
+  EXPECT_TRUE(Parse({"-l", "-m", "time/us,", "f"}).list);
+  EXPECT_EQ(Error({"-l", "-i", "a", "-e", "b", "f"}), "Cannot specify both include and exclude");
+}
+
+TEST(CliArgs, UsageAndHelpText) {
+  EXPECT_EQ(UsageText(),
+            "usage: proton-viewer [-h] [-l] [-m METRICS] [-i INCLUDE] [-e EXCLUDE]\n"
+            "                     [-t THRESHOLD] [-d DEPTH]\n"
+            "                     [-f {full,file_function_line,function_line,file_function}]\n"
+            "                     [--print-sorted] [--diff-profile DIFF_PROFILE]\n");
+  const std::string help(HelpText());
+  ASSERT_EQ(help.substr(0, UsageText().size()), UsageText());
+  EXPECT_EQ(help[UsageText().size()], '\n');
+  EXPECT_NE(help.find("\noptions:\n"), std::string::npos);
+  for (const char* option : {"-h, --help", "-l, --list", "--metrics", "--include", "--exclude",
+                             "--threshold", "--depth", "--format", "--print-sorted",
+                             "--diff-profile", "-diff", "case-insensitive", "default: 100",
+                             "tflop", "util"}) {
+    EXPECT_NE(help.find(option), std::string::npos) << option;
+  }
+  std::istringstream lines(help);
+  std::string line;
+  while (std::getline(lines, line)) EXPECT_LE(line.size(), 100u) << line;
+}
+
+}  // namespace
+}  // namespace proton::viewer
