@@ -1,0 +1,62 @@
+// Backend registry; see registry.h.
+#include "core/backend/registry.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <mutex>
+
+namespace proton {
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+struct Registry {
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<BackendRegistration>> entries;
+};
+
+// Never destroyed: registrations happen during static initialization of other parts, and
+// sessions may stop a backend during static destruction.
+Registry& GetRegistry() {
+  static Registry* registry = new Registry();
+  return *registry;
+}
+
+}  // namespace
+
+bool RegisterBackend(BackendRegistration registration) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::string key = Lower(registration.name);
+  r.entries[key] = std::make_unique<BackendRegistration>(std::move(registration));
+  return true;
+}
+
+void UnregisterBackend(std::string_view name) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.entries.erase(Lower(name));
+}
+
+const BackendRegistration* FindBackend(std::string_view name) {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  auto it = r.entries.find(Lower(name));
+  return it == r.entries.end() ? nullptr : it->second.get();
+}
+
+std::vector<std::string> RegisteredBackendNames() {
+  Registry& r = GetRegistry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  std::vector<std::string> names;
+  for (const auto& [k, v] : r.entries) names.push_back(v->name);
+  return names;
+}
+
+}  // namespace proton

@@ -1,0 +1,57 @@
+// Every environment knob of the profiler (profiler.md §1.11), defined once in one table and
+// read once. Triton's names are accepted as aliases; our PROTON_* name wins when both are set.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace proton {
+
+enum class KnobType { kBool, kInt, kString };
+
+struct Knob {
+  std::string_view name;           // ours, e.g. "PROTON_PROFILE_BUFFER_SIZE"
+  std::string_view alias;          // Triton's name, or "" when there is none
+  KnobType type;
+  std::string_view default_value;  // text form; "" for an unset string
+  std::string_view doc;            // one line
+};
+
+// The table itself, for documentation and tests.
+std::span<const Knob> KnobTable();
+
+// Values of the knobs, parsed. Booleans follow Triton's parser: 1/true/on (any case) are true.
+struct Config {
+  bool disable = false;
+  uint64_t profile_buffer_size = 64ull << 20;
+  uint64_t profile_metric_buffer_size = 64ull << 20;
+  bool enable_nvtx = true;
+  std::string cupti_library;
+  std::string cupti_lib_path;
+  std::string cupti_lib_blackwell_path;
+  bool enable_hw_trace = false;
+  bool data_flush_timing = false;
+  std::string python;
+  std::optional<bool> alias_triton_profiler;  // unset: true in CLI mode, false otherwise
+  bool verbose = false;
+  std::string record;
+};
+
+// Reads every knob from `getenv` (injectable for tests).
+using GetEnvFn = const char* (*)(const char*);
+Config ReadConfig(GetEnvFn getenv_fn);
+
+// The process's configuration, read from the environment at the first call.
+const Config& GetConfig();
+
+// The raw text of one knob as set now (ours first, then the alias), or nullopt. Used where a
+// knob must be re-read at each use: PROTON_DISABLE, because Triton's
+// `knobs.proton.disable = True` writes TRITON_PROTON_DISABLE while the script runs.
+std::optional<std::string> LookupKnob(std::string_view name, GetEnvFn getenv_fn = nullptr);
+
+bool ParseBool(std::string_view text);
+
+}  // namespace proton

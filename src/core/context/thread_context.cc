@@ -1,0 +1,368 @@
+// Per-thread context state; see thread_context.h.
+//
+// Each thread caches the session list (refreshed when the manager's epoch changes) and keeps
+// one scope stack per session. Frames remember their node in the session's data; a frame
+// pushed while the session was inactive, or before a Clear, is resolved again from the names
+// when needed.
+#include "core/context/thread_context.h"
+
+#include <atomic>
+
+#include "core/context/python_frames.h"
+#include "core/session/session_manager.h"
+
+namespace proton {
+namespace {
+
+constexpr std::string_view kLaunchMetadataPrefix = "__proton_launch_metadata:";
+
+
+struct Frame {
+  uint64_t scope_id;
+  std::string name;
+  NodeRef node;         // the scope's node (shadow) or the captured python path (python)
+  NodeRef metric_node;  // node + state frames at enter: where the scope's metrics go
+};
+
+struct Stack {
+  std::shared_ptr<Session> session;
+  std::vector<Frame> frames;
+  NodeRef base;  // shadow: parent of frames[0]
+};
+
+struct OpTarget {
+  int session_id;
+  std::shared_ptr<Data> data;
+  NodeRef node;
+};
+
+struct ThreadState {
+  uint64_t token = ThreadToken();
+  uint64_t epoch = 0;
+  std::vector<Stack> stacks;
+  std::string state;
+  bool op_open = false;
+  uint64_t op_id = 0;
+  std::vector<OpTarget> op_targets;
+  std::vector<std::pair<uint64_t, std::string>> nvtx;  // scope ids of open NVTX ranges
+  std::vector<std::string_view> python;                // scratch: frames from the provider
+  std::vector<std::string_view> names;                 // scratch: frames to descend
+};
+
+ThreadState& State() {
+  thread_local ThreadState state;
+  return state;
+}
+
+// Brings the thread's stacks in line with the current session list.
+void Refresh(ThreadState& t) {
+  SessionManager& manager = SessionManager::Get();
+  if (manager.epoch() == t.epoch) return;
+  uint64_t epoch = 0;
+  std::shared_ptr<const SessionList> sessions = manager.Snapshot(&epoch);
+  std::vector<Stack> stacks;
+  stacks.reserve(sessions->size());
+  for (const auto& session : *sessions) {
+    Stack* old = nullptr;
+    for (Stack& s : t.stacks) {
+      if (s.session == session) old = &s;
+    }
+    if (old != nullptr) {
+      stacks.push_back(std::move(*old));
+    } else {
+      stacks.push_back(Stack{session, {}, session->data->Root()});
+    }
+  }
+  t.stacks = std::move(stacks);
+  std::erase_if(t.op_targets, [&](const OpTarget& op) {
+    for (const auto& s : *sessions) {
+      if (s->id == op.session_id) return false;
+    }
+    return true;
+  });
+  t.epoch = epoch;
+}
+
+bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
+
+void Publish(const ThreadState& t, Stack& stack) {
+  Session& s = *stack.session;
+  if (s.context != ContextKind::kShadow || !IsMain(t, s)) return;
+  NodeRef top = stack.frames.empty() ? s.data->Root() : stack.frames.back().node;
+  s.main_top.store(Session::PackNode(top), std::memory_order_release);
+}
+
+// The main thread's current top, or ROOT when unknown or stale.
+NodeRef MainTop(const Session& s) {
+  NodeRef ref = Session::UnpackNode(s.main_top.load(std::memory_order_acquire));
+  return s.data->IsCurrent(ref) ? ref : s.data->Root();
+}
+
+// The shadow top node of `stack`, creating the nodes of frames that have none (yet).
+NodeRef ResolveTop(Stack& stack) {
+  Data& data = *stack.session->data;
+  size_t n = stack.frames.size();
+  size_t i = n;
+  while (i > 0 && !data.IsCurrent(stack.frames[i - 1].node)) --i;
+  if (i == n) return n == 0 ? (data.IsCurrent(stack.base) ? stack.base : data.Root())
+                            : stack.frames[n - 1].node;
+  NodeRef parent = i > 0 ? stack.frames[i - 1].node
+                         : (data.IsCurrent(stack.base) ? stack.base : data.Root());
+  for (; i < n; ++i) {
+    stack.frames[i].node = data.Child(parent, stack.frames[i].name);
+    parent = stack.frames[i].node;
+  }
+  return parent;
+}
+
+// Where the thread's work lands in a shadow session before state frames and leaf (D9).
+NodeRef ShadowPath(const ThreadState& t, Stack& stack) {
+  if (!stack.frames.empty()) return ResolveTop(stack);
+  if (IsMain(t, *stack.session)) return stack.session->data->Root();
+  return MainTop(*stack.session);
+}
+
+// Fills t.python once per capture.
+void FetchPython(ThreadState& t, bool* fetched) {
+  if (*fetched) return;
+  *fetched = true;
+  t.python.clear();
+  if (PythonFrameProvider provider = GetPythonFrameProvider()) provider(&t.python);
+}
+
+// The path node of a capture: shadow stack or python frames, then state frames and `leaf`.
+NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::string_view leaf) {
+  Data& data = *stack.session->data;
+  t.names.clear();
+  NodeRef parent;
+  if (stack.session->context == ContextKind::kShadow) {
+    parent = ShadowPath(t, stack);
+  } else {
+    FetchPython(t, python_fetched);
+    parent = data.Root();
+    t.names.assign(t.python.begin(), t.python.end());
+  }
+  if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
+  if (!leaf.empty()) t.names.push_back(leaf);
+  if (t.names.empty()) return parent;
+  return data.Descend(parent, t.names);
+}
+
+Stack* FindStack(ThreadState& t, int session_id) {
+  for (Stack& s : t.stacks) {
+    if (s.session->id == session_id) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+uint64_t ThreadToken() {
+  static std::atomic<uint64_t> next{1};
+  thread_local uint64_t token = next.fetch_add(1);
+  return token;
+}
+
+void AppendStateFrames(std::string_view state, std::vector<std::string_view>* frames) {
+  if (state.substr(0, kLaunchMetadataPrefix.size()) == kLaunchMetadataPrefix) {
+    frames->push_back(state.substr(0, kLaunchMetadataPrefix.size() - 1));
+    frames->push_back(state.substr(kLaunchMetadataPrefix.size()));
+  } else {
+    frames->push_back(state);
+  }
+}
+
+void ContextEnterScope(uint64_t scope_id, std::string_view name) {
+  ThreadState& t = State();
+  Refresh(t);
+  bool python_fetched = false;
+  for (Stack& stack : t.stacks) {
+    Session& s = *stack.session;
+    if (scope_id < s.first_scope_id) continue;
+    Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}};
+    bool active = s.active.load(std::memory_order_acquire);
+    if (s.context == ContextKind::kShadow) {
+      if (stack.frames.empty()) stack.base = IsMain(t, s) ? s.data->Root() : MainTop(s);
+      if (active) {
+        NodeRef parent = ResolveTop(stack);
+        frame.node = s.data->Child(parent, name);
+        frame.metric_node = frame.node;
+        if (!t.state.empty()) {
+          t.names.clear();
+          AppendStateFrames(t.state, &t.names);
+          frame.metric_node = s.data->Descend(frame.node, t.names);
+        }
+      }
+      stack.frames.push_back(std::move(frame));
+      Publish(t, stack);
+    } else {
+      if (active) {
+        frame.node = CapturePath(t, stack, &python_fetched, "");
+        frame.metric_node = frame.node;
+      }
+      stack.frames.push_back(std::move(frame));
+    }
+  }
+}
+
+Status ContextExitScope(uint64_t scope_id, std::string_view name) {
+  ThreadState& t = State();
+  Refresh(t);
+  Status result;
+  for (Stack& stack : t.stacks) {
+    if (scope_id < stack.session->first_scope_id) continue;
+    if (stack.frames.empty()) {
+      result = Status::Error("Context stack is empty", ErrorKind::kRuntime);
+      continue;
+    }
+    const Frame& top = stack.frames.back();
+    if (top.scope_id != scope_id || top.name != name) {
+      result = Status::Error("Context stack is not balanced", ErrorKind::kRuntime);
+      continue;
+    }
+    stack.frames.pop_back();
+    Publish(t, stack);
+  }
+  return result;
+}
+
+Status ContextAddScopeMetrics(uint64_t scope_id, const Metrics& metrics) {
+  ThreadState& t = State();
+  Refresh(t);
+  Status result;
+  bool python_fetched = false;
+  for (Stack& stack : t.stacks) {
+    Session& s = *stack.session;
+    if (!s.active.load(std::memory_order_acquire)) continue;
+    for (size_t i = stack.frames.size(); i > 0; --i) {
+      Frame& frame = stack.frames[i - 1];
+      if (frame.scope_id != scope_id) continue;
+      if (!s.data->IsCurrent(frame.metric_node)) {
+        // Entered while inactive or before a Clear: the path now, with the current state.
+        if (s.context == ContextKind::kShadow) {
+          ResolveTop(stack);
+          t.names.clear();
+          if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
+          frame.metric_node = s.data->Descend(frame.node, t.names);
+        } else {
+          frame.metric_node = CapturePath(t, stack, &python_fetched, "");
+        }
+      }
+      Status st = s.data->AddMetrics(frame.metric_node, metrics);
+      if (!st.ok()) result = st;
+      break;
+    }
+  }
+  return result;
+}
+
+void ContextEnterState(std::string_view name) { State().state.assign(name); }
+void ContextExitState() { State().state.clear(); }
+
+void ContextEnterOp(uint64_t op_id, std::string_view name) {
+  ThreadState& t = State();
+  Refresh(t);
+  t.op_open = true;
+  t.op_id = op_id;
+  t.op_targets.clear();
+  bool python_fetched = false;
+  for (Stack& stack : t.stacks) {
+    Session& s = *stack.session;
+    if (!s.active.load(std::memory_order_acquire)) continue;
+    NodeRef node = CapturePath(t, stack, &python_fetched, name);
+    t.op_targets.push_back(OpTarget{s.id, s.data, node});
+  }
+}
+
+void ContextExitOp(uint64_t op_id) {
+  ThreadState& t = State();
+  if (!t.op_open || t.op_id != op_id) return;
+  t.op_open = false;
+  t.op_targets.clear();
+}
+
+Status ContextAddOpMetrics(uint64_t op_id, const Metrics& metrics) {
+  ThreadState& t = State();
+  if (!t.op_open || t.op_id != op_id) return Status();
+  Status result;
+  for (const OpTarget& op : t.op_targets) {
+    Status st = op.data->AddMetrics(op.node, metrics);
+    if (!st.ok()) result = st;
+  }
+  return result;
+}
+
+int ContextDepthOf(int session) {
+  ThreadState& t = State();
+  Refresh(t);
+  Stack* stack = FindStack(t, session);
+  if (stack == nullptr) return 0;
+  if (stack->session->context == ContextKind::kPython) {
+    bool fetched = false;
+    FetchPython(t, &fetched);
+    return static_cast<int>(t.python.size());
+  }
+  return static_cast<int>(stack->frames.size());
+}
+
+void ContextNvtxPush(std::string_view message) {
+  uint64_t id = NewScopeId();
+  State().nvtx.emplace_back(id, std::string(message));
+  ContextEnterScope(id, message);
+}
+
+void ContextNvtxPop() {
+  ThreadState& t = State();
+  if (t.nvtx.empty()) return;
+  auto [id, name] = std::move(t.nvtx.back());
+  t.nvtx.pop_back();
+  (void)ContextExitScope(id, name);
+}
+
+void CaptureLaunch(std::string_view kernel_name, std::vector<CaptureTarget>* out) {
+  ThreadState& t = State();
+  Refresh(t);
+  bool python_fetched = false;
+  for (Stack& stack : t.stacks) {
+    Session& s = *stack.session;
+    if (!s.active.load(std::memory_order_acquire)) continue;
+    if (t.op_open) {
+      const OpTarget* op = nullptr;
+      for (const OpTarget& o : t.op_targets) {
+        if (o.session_id == s.id) op = &o;
+      }
+      if (op != nullptr && s.data->IsCurrent(op->node)) {
+        out->push_back(CaptureTarget{s.id, s.data, op->node, true});
+        continue;
+      }
+    }
+    NodeRef node = CapturePath(t, stack, &python_fetched, kernel_name);
+    out->push_back(CaptureTarget{s.id, s.data, node, !kernel_name.empty()});
+  }
+}
+
+void CaptureGraphPaths(std::string_view kernel_name,
+                       std::vector<std::pair<int, std::vector<std::string>>>* out) {
+  ThreadState& t = State();
+  Refresh(t);
+  bool python_fetched = false;
+  for (Stack& stack : t.stacks) {
+    Session& s = *stack.session;
+    if (!s.active.load(std::memory_order_acquire)) continue;
+    // Names only: the captured leaf gets a node when a replayed record lands there (§3.8).
+    std::vector<std::string> names;
+    if (s.context == ContextKind::kShadow) {
+      names = s.data->PathNames(ShadowPath(t, stack));
+    } else {
+      FetchPython(t, &python_fetched);
+      names.assign(t.python.begin(), t.python.end());
+    }
+    t.names.clear();
+    if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
+    names.insert(names.end(), t.names.begin(), t.names.end());
+    if (!kernel_name.empty()) names.emplace_back(kernel_name);
+    out->emplace_back(s.id, std::move(names));
+  }
+}
+
+}  // namespace proton

@@ -1,0 +1,192 @@
+// Correlator; see correlator.h.
+#include "core/correlation/correlator.h"
+
+#include <cstdio>
+
+#include "core/config/config.h"
+
+namespace proton {
+namespace {
+
+constexpr std::string_view kCapturedAt = "<captured_at>";
+
+void AtomicMax(std::atomic<uint64_t>& a, uint64_t v) {
+  uint64_t cur = a.load(std::memory_order_relaxed);
+  while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_acq_rel)) {
+  }
+}
+
+std::atomic<bool> g_graph_fallback_warned{false};
+
+}  // namespace
+
+void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
+                               uint32_t expected_records) {
+  std::vector<CaptureTarget> targets;
+  CaptureLaunch(kernel_name, &targets);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (targets.empty()) {
+    ++counters_.uncorrelated_launches;
+    return;
+  }
+  entries_[correlation_id] = Entry{std::move(targets), expected_records};
+  if (expected_records == 0) unknown_count_ids_.push_back(correlation_id);
+}
+
+void Correlator::OnLaunchExit(uint64_t correlation_id) {
+  AtomicMax(max_submitted_, correlation_id);
+}
+
+void Correlator::OnNvtxPush(std::string_view message) {
+  if (GetConfig().enable_nvtx) ContextNvtxPush(message);
+}
+
+void Correlator::OnNvtxPop() {
+  if (GetConfig().enable_nvtx) ContextNvtxPop();
+}
+
+void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kernel_name) {
+  std::vector<std::pair<int, std::vector<std::string>>> paths;
+  CaptureGraphPaths(kernel_name, &paths);
+  if (paths.empty()) return;
+  std::lock_guard<std::mutex> lock(mutex_);
+  graph_paths_[capture_key] = std::move(paths);
+}
+
+void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  graph_paths_.erase(capture_key);
+}
+
+void Correlator::Apply(const std::vector<CaptureTarget>& targets, const KernelRecord& record) {
+  for (const CaptureTarget& target : targets) {
+    if (record.graph_id == 0) {
+      target.data->AddKernel(target.node, record, !target.name_known);
+      continue;
+    }
+    // A replayed graph kernel: <launch path>/<captured_at>/<capture path> when known.
+    const std::vector<std::string>* path = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = record.graph_node_id ? graph_paths_.find(record.graph_node_id) : graph_paths_.end();
+      if (it != graph_paths_.end()) {
+        for (const auto& [session_id, names] : it->second) {
+          if (session_id == target.session_id) path = &names;
+        }
+      }
+      if (path != nullptr) {
+        std::vector<std::string_view> names{kCapturedAt};
+        names.insert(names.end(), path->begin(), path->end());
+        NodeRef node = target.data->Descend(target.node, names);
+        target.data->AddKernel(node, record, false);
+        continue;
+      }
+    }
+    if (!g_graph_fallback_warned.exchange(true)) {
+      std::fprintf(stderr,
+                   "[proton] warning: a CUDA graph captured before profiling started was "
+                   "launched; its kernels are attributed to the launch context\n");
+    }
+    target.data->AddKernel(target.node, record, true);
+  }
+}
+
+void Correlator::OnKernelRecord(const KernelRecord& record) {
+  std::vector<CaptureTarget> targets;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(record.correlation_id);
+    if (it == entries_.end()) {
+      ++counters_.unknown;
+      return;
+    }
+    Entry& entry = it->second;
+    bool last = entry.remaining == 1;
+    if (entry.remaining > 1) --entry.remaining;
+    if (record.start_ns >= record.end_ns) {
+      ++counters_.incomplete;
+      if (last) entries_.erase(it);
+      return;
+    }
+    if (last) {
+      targets = std::move(entry.targets);
+      entries_.erase(it);
+    } else {
+      targets = entry.targets;
+    }
+  }
+  Apply(targets, record);
+}
+
+void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
+  AtomicMax(max_completed_, max_correlation_id);
+}
+
+void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  switch (why) {
+    case RecordLoss::kDropped: counters_.dropped += count; break;
+    case RecordLoss::kIncomplete: counters_.incomplete += count; break;
+    case RecordLoss::kUnknownCorrelation: counters_.unknown += count; break;
+  }
+}
+
+bool Correlator::RecordsPending() {
+  return max_completed_.load(std::memory_order_acquire) <
+         max_submitted_.load(std::memory_order_acquire);
+}
+
+void Correlator::AfterFlush() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (uint64_t id : unknown_count_ids_) {
+    auto it = entries_.find(id);
+    if (it != entries_.end() && it->second.remaining == 0) entries_.erase(it);
+  }
+  unknown_count_ids_.clear();
+}
+
+void Correlator::Reset() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  entries_.clear();
+  unknown_count_ids_.clear();
+  graph_paths_.clear();
+  counters_ = LossCounters{};
+  max_submitted_.store(0);
+  max_completed_.store(0);
+}
+
+LossCounters Correlator::counters() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counters_;
+}
+
+std::string Correlator::LossWarning() {
+  LossCounters c = counters();
+  uint64_t unexpected =
+      c.unknown > c.uncorrelated_launches ? c.unknown - c.uncorrelated_launches : 0;
+  uint64_t total = c.dropped + c.incomplete + unexpected;
+  if (total == 0) return "";
+  std::string parts;
+  auto add = [&](uint64_t n, const std::string& what) {
+    if (n == 0) return;
+    if (!parts.empty()) parts += "; ";
+    parts += std::to_string(n) + " " + what;
+  };
+  add(c.dropped, "dropped because the activity buffers overflowed; raise PROTON_PROFILE_BUFFER_SIZE");
+  add(c.incomplete, "incomplete (start >= end)");
+  add(unexpected, "with an unknown correlation id");
+  return "[proton] warning: " + std::to_string(total) + " kernel records were lost (" + parts +
+         ")";
+}
+
+size_t Correlator::pending_entries() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.size();
+}
+
+size_t Correlator::captured_graph_nodes() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return graph_paths_.size();
+}
+
+}  // namespace proton

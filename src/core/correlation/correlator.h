@@ -1,0 +1,71 @@
+// The core's BackendSink (profiler.md §5.5): remembers, per correlation id, the nodes captured
+// at launch in every active session, and attributes kernel records to them when they arrive
+// (late, out of order, after scope exit or deactivate). Counts lost records and reports them
+// once per backend lifetime. Also keeps the capture paths of CUDA graph nodes (§3.8).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/context/thread_context.h"
+
+namespace proton {
+
+struct LossCounters {
+  uint64_t dropped = 0;
+  uint64_t incomplete = 0;
+  uint64_t unknown = 0;             // records whose correlation id we never stored
+  uint64_t uncorrelated_launches = 0;  // launches while no session was active (expected unknowns)
+};
+
+class Correlator : public BackendSink {
+ public:
+  // Application threads.
+  void OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
+                     uint32_t expected_records) override;
+  void OnLaunchExit(uint64_t correlation_id) override;
+  void OnNvtxPush(std::string_view message) override;
+  void OnNvtxPop() override;
+  void OnGraphNodeCaptured(uint64_t capture_key, std::string_view kernel_name) override;
+  // Buffer thread or flushing thread.
+  void OnKernelRecord(const KernelRecord& record) override;
+  void OnBufferCompleted(uint64_t max_correlation_id) override;
+  void OnRecordsLost(RecordLoss why, uint64_t count) override;
+  bool RecordsPending() override;
+  // Any thread.
+  void OnGraphNodeReleased(uint64_t capture_key) override;
+
+  // Finalize thread, after the backend flushed: frees state of graph launches whose record
+  // count was unknown (§3.8: no per-launch state beyond the flush that completes it).
+  void AfterFlush();
+  // Clears every map and counter (before the backend unsubscribes: correlation ids restart).
+  void Reset();
+  // The one-line loss warning for the counters so far ("" when nothing was lost).
+  std::string LossWarning();
+  LossCounters counters();
+  size_t pending_entries();        // tests: correlation entries alive
+  size_t captured_graph_nodes();   // tests: graph capture paths alive
+
+ private:
+  struct Entry {
+    std::vector<CaptureTarget> targets;
+    uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
+  };
+  void Apply(const std::vector<CaptureTarget>& targets, const KernelRecord& record);
+
+  std::mutex mutex_;
+  std::unordered_map<uint64_t, Entry> entries_;
+  std::vector<uint64_t> unknown_count_ids_;
+  std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;
+  LossCounters counters_;
+  std::atomic<uint64_t> max_submitted_{0};
+  std::atomic<uint64_t> max_completed_{0};
+};
+
+}  // namespace proton

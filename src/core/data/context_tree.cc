@@ -1,0 +1,62 @@
+// ContextTree; see context_tree.h.
+#include "core/data/context_tree.h"
+
+#include <algorithm>
+
+namespace proton {
+
+ContextTree::ContextTree() { Clear(); }
+
+void ContextTree::Clear() {
+  parents_.clear();
+  names_.clear();
+  index_.clear();
+  parents_.push_back(kNoNode);
+  names_.emplace_back("ROOT");
+}
+
+uint32_t ContextTree::Find(uint32_t parent, std::string_view name) const {
+  auto it = index_.find(Key{parent, name});
+  return it == index_.end() ? kNoNode : it->second;
+}
+
+uint32_t ContextTree::FindOrAdd(uint32_t parent, std::string_view name, bool* created) {
+  auto it = index_.find(Key{parent, name});
+  if (it != index_.end()) {
+    if (created) *created = false;
+    return it->second;
+  }
+  uint32_t id = static_cast<uint32_t>(parents_.size());
+  parents_.push_back(parent);
+  names_.emplace_back(name);
+  index_.emplace(Key{parent, names_.back()}, id);
+  if (created) *created = true;
+  return id;
+}
+
+void ContextTree::SortedChildren(std::vector<uint32_t>* offsets,
+                                 std::vector<uint32_t>* kids) const {
+  size_t n = parents_.size();
+  offsets->assign(n + 1, 0);
+  for (size_t i = 1; i < n; ++i) ++(*offsets)[parents_[i] + 1];
+  for (size_t i = 0; i < n; ++i) (*offsets)[i + 1] += (*offsets)[i];
+  kids->assign(n > 0 ? n - 1 : 0, 0);
+  std::vector<uint32_t> fill(offsets->begin(), offsets->end() - 1);
+  for (size_t i = 1; i < n; ++i) (*kids)[fill[parents_[i]]++] = static_cast<uint32_t>(i);
+  for (size_t p = 0; p < n; ++p) {
+    auto b = kids->begin() + (*offsets)[p];
+    auto e = kids->begin() + (*offsets)[p + 1];
+    if (e - b > 1) {
+      std::sort(b, e, [this](uint32_t a, uint32_t c) { return names_[a] < names_[c]; });
+    }
+  }
+}
+
+std::vector<std::string_view> ContextTree::Path(uint32_t node) const {
+  std::vector<std::string_view> path;
+  for (uint32_t n = node; n != kNoNode; n = parents_[n]) path.push_back(names_[n]);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+}  // namespace proton

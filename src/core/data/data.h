@@ -1,0 +1,77 @@
+// The data of one session: a context tree plus what is recorded on it. TreeData aggregates
+// metrics per node; TraceData keeps one event per kernel. All public methods lock the data's
+// mutex (profiler.md §5.5 rule 6: lock per tree when applying records).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/data/context_tree.h"
+#include "proton/proton.h"
+
+namespace proton {
+
+// A node of one data object, valid while the data's generation is unchanged (Clear bumps it).
+struct NodeRef {
+  uint32_t node = kNoNode;
+  uint32_t gen = 0;
+  bool valid() const { return node != kNoNode; }
+};
+
+// Process-wide "this process recorded something" flag (a node beyond ROOT or a kernel), used
+// by the command-line lifecycle to decide whether a helper process writes a file.
+void MarkRecorded();
+bool HasRecorded();
+
+class Data {
+ public:
+  virtual ~Data() = default;
+  virtual bool is_trace() const = 0;
+
+  NodeRef Root() const { return NodeRef{kRootNode, generation_.load(std::memory_order_acquire)}; }
+  uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // Walks (creating) `names` below `parent`. Returns an invalid ref if `parent` is stale.
+  NodeRef Descend(NodeRef parent, const std::vector<std::string_view>& names);
+  NodeRef Child(NodeRef parent, std::string_view name);
+  // True when `ref` still names a node of this data (ROOT always does).
+  bool IsCurrent(NodeRef ref) const {
+    return ref.node == kRootNode || (ref.node != kNoNode && ref.gen == generation());
+  }
+  // Frame names from below ROOT down to `ref` (empty for ROOT or a stale ref).
+  std::vector<std::string> PathNames(NodeRef ref);
+  // Adds a kernel record at `node`, or first at its child named `record.name` when
+  // `add_name_child`. Stale refs are dropped (the data was cleared); returns false then.
+  bool AddKernel(NodeRef node, const KernelRecord& record, bool add_name_child);
+  // Adds flexible metrics at `node`.
+  Status AddMetrics(NodeRef node, const Metrics& metrics);
+  // Forgets everything but ROOT; refs taken before become stale.
+  void Clear();
+  // Device ids that appear in kernel metrics.
+  std::set<uint32_t> DeviceIds();
+  // For writers: run `fn` with the lock held.
+  template <typename Fn>
+  auto WithLock(Fn&& fn) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return fn();
+  }
+  const ContextTree& tree() const { return tree_; }
+
+ protected:
+  virtual void AddKernelLocked(uint32_t node, const KernelRecord& record) = 0;
+  virtual Status AddMetricsLocked(uint32_t node, const Metrics& metrics) = 0;
+  virtual void ClearLocked() = 0;
+  uint32_t FindOrAddLocked(uint32_t parent, std::string_view name);
+
+  std::mutex mutex_;
+  ContextTree tree_;
+  std::set<uint32_t> devices_;
+  std::atomic<uint32_t> generation_{1};
+};
+
+}  // namespace proton

@@ -1,0 +1,77 @@
+// TreeData: the aggregated calling-context tree of a `tree` session (profiler.md §3.1-§3.3).
+// Each node holds only its own kernel metrics (time, count, device) and flexible metrics.
+#pragma once
+
+#include <array>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/data/data.h"
+#include "core/data/metric.h"
+
+namespace proton {
+
+struct KernelMetrics {
+  uint64_t time_ns = 0;
+  uint64_t count = 0;
+  uint32_t device_id = 0;  // property: the last value wins
+  bool present = false;
+};
+
+// The 20 PC-sampling counters, in the reference order (formats.md §2.3).
+inline constexpr std::array<std::string_view, 20> kPcSamplingNames = {
+    "num_samples",           "num_stalled_samples",      "stalled_branch_resolving",
+    "stalled_no_instruction", "stalled_short_scoreboard", "stalled_wait",
+    "stalled_long_scoreboard", "stalled_tex_throttle",   "stalled_barrier",
+    "stalled_membar",        "stalled_imc_miss",         "stalled_mio_throttle",
+    "stalled_math_pipe_throttle", "stalled_drain",       "stalled_lg_throttle",
+    "stalled_not_Selected",  "stalled_misc",             "stalled_dispatch_stall",
+    "stalled_sleeping",      "stalled_selected"};
+using PcCounters = std::array<uint64_t, 20>;
+
+class TreeData : public Data {
+ public:
+  bool is_trace() const override { return false; }
+
+  // PC-sampling mode: ROOT gets the 20 counter placeholders (§4).
+  void SetPcSamplingMode(bool on);
+  // Adds PC-sampling counters at `node` (summed).
+  void AddPcSampling(NodeRef node, const PcCounters& counters);
+  // Stores a flexible metric as given: no suffix rule, no roofline coercion. For readers that
+  // rebuild a tree from a file (tests, tools).
+  Status AddRawMetric(NodeRef node, const std::string& name, MetricKind kind, MetricValue value);
+  const PcCounters* Pc(uint32_t node) const {
+    auto it = pc_.find(node);
+    return it == pc_.end() ? nullptr : &it->second;
+  }
+  bool pc_sampling_mode() const { return pc_sampling_mode_; }
+
+  // Read access for writers; call inside WithLock.
+  const KernelMetrics* Kernel(uint32_t node) const {
+    return node < kernel_.size() && kernel_[node].present ? &kernel_[node] : nullptr;
+  }
+  const std::vector<FlexMetric>* Flex(uint32_t node) const {
+    auto it = flex_.find(node);
+    return it == flex_.end() ? nullptr : &it->second;
+  }
+  bool any_kernel() const { return any_kernel_; }
+  // Names of inclusive flexible metrics anywhere in the tree: ROOT placeholders (§4).
+  const std::set<std::string>& inclusive_names() const { return inclusive_names_; }
+
+ protected:
+  void AddKernelLocked(uint32_t node, const KernelRecord& record) override;
+  Status AddMetricsLocked(uint32_t node, const Metrics& metrics) override;
+  void ClearLocked() override;
+
+ private:
+  std::vector<KernelMetrics> kernel_;
+  std::unordered_map<uint32_t, std::vector<FlexMetric>> flex_;
+  std::set<std::string> inclusive_names_;
+  bool any_kernel_ = false;
+  bool pc_sampling_mode_ = false;
+  std::unordered_map<uint32_t, PcCounters> pc_;
+};
+
+}  // namespace proton

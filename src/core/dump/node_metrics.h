@@ -1,0 +1,44 @@
+// The metrics a writer emits for one tree node, in MessagePack order (formats.md §3.1 and
+// §6): ROOT placeholders or kernel metrics first, then flexible metrics sorted by name. The
+// JSON writer sorts the same entries by key.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/data/tree_data.h"
+
+namespace proton {
+
+using DeviceTable = std::map<uint32_t, DeviceInfo>;
+
+struct WriteOptions {
+  // Triton 3.6 (and ours, formats.md §6) puts a 0 on ROOT for every inclusive flexible metric;
+  // 3.7+ only for count/time. False reproduces the 3.7 layout (formats.md §3.4 example).
+  bool flexible_root_placeholders = true;
+};
+
+struct MetricEntry {
+  enum class Kind { kUint, kInt, kDouble, kString, kIntVector, kDoubleVector };
+  std::string_view key;
+  Kind kind = Kind::kUint;
+  uint64_t u = 0;
+  int64_t i = 0;
+  double d = 0;
+  std::string s;
+  const std::vector<int64_t>* int_vector = nullptr;
+  const std::vector<double>* double_vector = nullptr;
+};
+
+// Fills `out` (cleared first). Call with the data's lock held.
+void CollectNodeMetrics(const TreeData& data, uint32_t node, const DeviceTable& devices,
+                        const WriteOptions& options, std::vector<MetricEntry>* out);
+
+// "CUDA" unless the device table says otherwise.
+std::string_view DeviceTypeOf(const DeviceTable& devices, uint32_t device_id);
+
+}  // namespace proton

@@ -1,0 +1,44 @@
+// Internal hooks for the command-line lifecycle (src/core/cli, profiler.md §1.4, §2.7, §2.9).
+// The core stays generic: the CLI decides file names and when to start and finalize.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "proton/proton.h"
+
+namespace proton {
+
+// Process-wide command-line-mode flag: in CLI mode start() returns None (§1.4) and the
+// activate/deactivate/finalize/data calls follow the CLI table (D1, D2).
+void SetCommandLineMode(bool on);
+bool IsCommandLineMode();
+
+// Creates (or joins) session 0 for the command, bypassing the CLI-mode rule of start().
+// PROTON_DISABLE still applies (returns nullopt).
+Result<std::optional<int>> StartCliSession(const StartOptions& options);
+
+// Whether this process recorded anything (a scope, metric or kernel) in any session.
+bool HasRecordedAnything();
+
+// Output path of a session file. `name` is the session name (never "" or "-": those go to
+// standard output before this is called), `suffix` the format ("hatchet", ...),
+// `default_name` whether the user gave no name. Returning "-" sends the profile to stdout.
+// The default adds ".rank<R>" for default names when a rank variable is set and the world size
+// is above 1 (§1.2), then "." + suffix.
+using OutputPathFn =
+    std::function<std::string(std::string_view name, std::string_view suffix, bool default_name)>;
+void SetOutputPathFunction(OutputPathFn fn);  // nullptr restores the default
+std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name);
+std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name);
+
+// The rank of this process from RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, LOCAL_RANK (the
+// first set and a non-negative integer), when the matching world size is above 1.
+std::optional<int> DistributedRank();
+
+// For a forked child: forget every session without writing or flushing (§5.11).
+void DiscardAllSessionsAfterFork();
+
+}  // namespace proton

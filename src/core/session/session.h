@@ -1,0 +1,58 @@
+// One profiling session (profiler.md §1.2, §3.9): its name, context source, data and state.
+// Sessions are shared (shared_ptr) between the session manager, the per-thread context caches
+// and in-flight correlation entries, so a record arriving after finalize never touches freed
+// memory.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/data/data.h"
+
+namespace proton {
+
+enum class ContextKind { kShadow, kPython };
+
+class Session {
+ public:
+  Session(int id_in, std::string name_in, bool default_name_in, ContextKind context_in,
+          std::shared_ptr<Data> data_in, std::string backend_in, std::string mode_in,
+          uint64_t first_scope_id_in, uint64_t main_thread_in)
+      : id(id_in),
+        name(std::move(name_in)),
+        default_name(default_name_in),
+        context(context_in),
+        data(std::move(data_in)),
+        backend(std::move(backend_in)),
+        mode(std::move(mode_in)),
+        first_scope_id(first_scope_id_in),
+        main_thread(main_thread_in),
+        main_top(PackNode(data->Root())) {}
+
+  const int id;
+  const std::string name;     // as given; "" or "-" = standard output
+  const bool default_name;    // name=None: the rank suffix may apply (§1.2)
+  const ContextKind context;
+  const std::shared_ptr<Data> data;
+  const std::string backend;  // requested backend, lower case ("cupti" for auto)
+  const std::string mode;
+  // Scopes with smaller ids were entered before this session existed: their exits are
+  // ignored by this session instead of raising "Context stack is empty".
+  const uint64_t first_scope_id;
+  // The thread token of the session's main thread (§3.4): the one that started it.
+  const uint64_t main_thread;
+  std::atomic<bool> active{true};
+  // The main thread's current top node, packed (generation << 32 | node), published on every
+  // enter and exit (D9): threads without scopes of their own attribute to it.
+  std::atomic<uint64_t> main_top;
+
+  static uint64_t PackNode(NodeRef ref) { return (uint64_t{ref.gen} << 32) | ref.node; }
+  static NodeRef UnpackNode(uint64_t packed) {
+    return NodeRef{static_cast<uint32_t>(packed & 0xffffffffu),
+                   static_cast<uint32_t>(packed >> 32)};
+  }
+};
+
+}  // namespace proton

@@ -1,0 +1,357 @@
+// SessionManager; see session_manager.h.
+#include "core/session/session_manager.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include "core/backend/registry.h"
+#include "core/config/config.h"
+#include "core/context/thread_context.h"
+#include "core/correlation/correlator.h"
+#include "core/data/trace_data.h"
+#include "core/data/tree_data.h"
+#include "core/dump/chrome_trace_writer.h"
+#include "core/dump/hatchet_writer.h"
+#include "core/dump/msgpack_writer.h"
+#include "core/dump/output_file.h"
+#include "core/session/cli_mode.h"
+#include "core/session/mode.h"
+
+namespace proton {
+namespace {
+
+std::atomic<uint64_t> g_next_scope_id{1};
+std::atomic<bool> g_cli_mode{false};
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+Status RuntimeError(std::string message) {
+  return Status::Error(std::move(message), ErrorKind::kRuntime);
+}
+
+void WarnNoDriverOnce() {
+  static std::atomic<bool> warned{false};
+  if (warned.exchange(true)) return;
+  std::fprintf(stderr,
+               "[proton] warning: no NVIDIA GPU driver found (libcuda.so.1 cannot be loaded or "
+               "reports no device); recording scopes and host metrics only\n");
+}
+
+bool IsStdoutName(std::string_view name) { return name.empty() || name == "-"; }
+
+}  // namespace
+
+uint64_t NextScopeIdPeek() { return g_next_scope_id.load(); }
+uint64_t NewScopeId() { return g_next_scope_id.fetch_add(1); }
+
+SessionManager& SessionManager::Get() {
+  static SessionManager* manager = new SessionManager();
+  return *manager;
+}
+
+SessionManager::SessionManager()
+    : correlator_(std::make_unique<Correlator>()),
+      snapshot_(std::make_shared<const SessionList>()) {}
+
+std::shared_ptr<const SessionList> SessionManager::Snapshot(uint64_t* epoch) {
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  *epoch = epoch_.load(std::memory_order_acquire);
+  return snapshot_;
+}
+
+void SessionManager::PublishLocked() {
+  auto list = std::make_shared<SessionList>();
+  for (const auto& [id, s] : sessions_) list->push_back(s);
+  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  snapshot_ = std::move(list);
+  epoch_.fetch_add(1, std::memory_order_acq_rel);
+}
+
+bool SessionManager::backend_running() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return backend_ != nullptr;
+}
+
+Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (g_cli_mode.load() && !cli_start) return std::optional<int>();
+  if (auto v = LookupKnob("PROTON_DISABLE"); v && ParseBool(*v)) return std::optional<int>();
+
+  std::string backend = Lower(options.backend);
+  bool auto_backend = backend.empty();
+  if (auto_backend) backend = "cupti";
+  if (backend != "cupti" && FindBackend(backend) == nullptr) {
+    return Status(RuntimeError("Unknown profiler: " + options.backend));
+  }
+  std::string context = Lower(options.context);
+  if (context != "shadow" && context != "python") {
+    return Status(RuntimeError("Unknown context source: " + options.context));
+  }
+  std::string data_kind = Lower(options.data);
+  if (data_kind != "tree" && data_kind != "trace") {
+    return Status(RuntimeError("Unknown data: " + options.data));
+  }
+  PROTON_RETURN_IF_ERROR(ValidateMode(options.mode));
+  profiling_on_.store(true);
+
+  bool default_name = !options.name.has_value();
+  std::string name = options.name.value_or(std::string(kDefaultProfileName));
+  for (auto& [id, s] : sessions_) {
+    if (s->name == name) {
+      s->active.store(true);
+      return std::optional<int>(id);
+    }
+  }
+  for (auto& [id, s] : sessions_) {
+    if (s->backend == backend && s->mode != options.mode) {
+      return Status(RuntimeError(
+          "Cannot add a session with the same profiler but a different mode than existing "
+          "sessions"));
+    }
+  }
+
+  if (backend_ == nullptr) {
+    const BackendRegistration* reg = FindBackend(backend);
+    if (reg != nullptr && reg->available()) {
+      std::unique_ptr<Backend> instance = reg->create();
+      correlator_->Reset();
+      Status st = instance->Start(correlator_.get(), options.mode);
+      if (st.ok()) {
+        backend_ = std::move(instance);
+        backend_name_ = backend;
+      } else {
+        std::fprintf(stderr, "[proton] warning: %s; recording scopes and host metrics only\n",
+                     st.message().c_str());
+      }
+    } else {
+      WarnNoDriverOnce();
+    }
+  }
+
+  std::shared_ptr<Data> data;
+  if (data_kind == "trace") {
+    data = std::make_shared<TraceData>();
+  } else {
+    data = std::make_shared<TreeData>();
+  }
+  int id = next_id_++;
+  auto session = std::make_shared<Session>(
+      id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
+      std::move(data), backend, options.mode, NextScopeIdPeek(), ThreadToken());
+  sessions_[id] = std::move(session);
+  PublishLocked();
+  if (GetConfig().verbose) {
+    std::fprintf(stderr, "[proton] session %d started (%s)\n", id, name.c_str());
+  }
+  return std::optional<int>(id);
+}
+
+Status SessionManager::CheckCliSession(std::optional<int> session, const char* what) {
+  if (!g_cli_mode.load() || !session.has_value() || *session == 0) return Status();
+  return Status::Error(std::string("Only one session can be ") + what +
+                           " when running from the command line.",
+                       ErrorKind::kValue);
+}
+
+std::vector<std::shared_ptr<Session>> SessionManager::TargetsLocked(std::optional<int> session,
+                                                                    Status* status) {
+  std::vector<std::shared_ptr<Session>> out;
+  if (!session.has_value()) {
+    for (auto& [id, s] : sessions_) out.push_back(s);
+    return out;
+  }
+  auto it = sessions_.find(*session);
+  if (it == sessions_.end()) {
+    *status = RuntimeError("Session has not been initialized: " + std::to_string(*session));
+    return out;
+  }
+  out.push_back(it->second);
+  return out;
+}
+
+Status SessionManager::Activate(std::optional<int> session) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "activated"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
+  Status st;
+  for (auto& s : TargetsLocked(session, &st)) s->active.store(true);
+  return st;
+}
+
+Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "deactivated"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
+  Status st;
+  for (auto& s : TargetsLocked(session, &st)) s->active.store(false);
+  if (st.ok() && flushing && backend_ != nullptr) {
+    backend_->Flush(true);
+    correlator_->AfterFlush();
+  }
+  return st;
+}
+
+DeviceTable SessionManager::DevicesForLocked(Data& data) {
+  DeviceTable table;
+  for (uint32_t id : data.DeviceIds()) {
+    auto it = device_cache_.find(id);
+    if (it == device_cache_.end() && backend_ != nullptr) {
+      if (std::optional<DeviceInfo> info = backend_->QueryDevice(id)) {
+        it = device_cache_.emplace(id, *info).first;
+      }
+    }
+    if (it != device_cache_.end()) table.emplace(id, it->second);
+  }
+  return table;
+}
+
+namespace {
+
+Result<std::string> Serialize(Data& data, const DeviceTable& devices, std::string_view format) {
+  std::string out;
+  if (format == "chrome_trace") {
+    if (!data.is_trace()) return Status(RuntimeError("Output format not supported"));
+    data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out); });
+    return out;
+  }
+  if (data.is_trace()) return Status(RuntimeError("Output format not supported"));
+  auto& tree = static_cast<TreeData&>(data);
+  WriteOptions options;
+  if (format == "hatchet_msgpack") {
+    data.WithLock([&] { WriteHatchetMsgpack(tree, devices, options, out); });
+  } else {
+    data.WithLock([&] { WriteHatchet(tree, devices, options, out); });
+  }
+  return out;
+}
+
+// "" = the data kind's default; otherwise one of the three names, case-insensitive.
+Result<std::string> ParseFormat(std::string_view format) {
+  std::string f = Lower(format);
+  if (f.empty() || f == "hatchet" || f == "hatchet_msgpack" || f == "chrome_trace") return f;
+  return Status(RuntimeError("Unknown output format: " + std::string(format)));
+}
+
+std::string FormatFor(const Session& s, const std::string& format) {
+  if (!format.empty()) return format;
+  return s.data->is_trace() ? "chrome_trace" : "hatchet";
+}
+
+}  // namespace
+
+Status SessionManager::WriteSessionLocked(Session& session, std::string_view format) {
+  DeviceTable devices = DevicesForLocked(*session.data);
+  PROTON_ASSIGN_OR_RETURN(std::string bytes, Serialize(*session.data, devices, format));
+  std::string path =
+      IsStdoutName(session.name) ? "-" : OutputPathFor(session.name, format, session.default_name);
+  if (path == "-") return WriteStdout(bytes);
+  PROTON_RETURN_IF_ERROR(WriteFileAtomic(path, bytes));
+  if (GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  return Status();
+}
+
+void SessionManager::StopBackendIfUnusedLocked() {
+  if (!sessions_.empty() || backend_ == nullptr) return;
+  // Clear the correlation maps before unsubscribing: correlation ids restart afterwards.
+  std::string warning = correlator_->LossWarning();
+  correlator_->Reset();
+  backend_->Stop();
+  backend_.reset();
+  backend_name_.clear();
+  if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
+}
+
+Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  PROTON_ASSIGN_OR_RETURN(std::string format, ParseFormat(output_format));
+  std::vector<std::shared_ptr<Session>> targets;
+  if (!session.has_value()) {
+    for (auto& [id, s] : sessions_) targets.push_back(s);
+    profiling_on_.store(false);
+  } else if (auto it = sessions_.find(*session); it != sessions_.end()) {
+    targets.push_back(it->second);
+  }
+  // Validate before anything is written or opened (D5).
+  for (auto& s : targets) {
+    std::string f = FormatFor(*s, format);
+    if ((f == "chrome_trace") != s->data->is_trace()) {
+      return RuntimeError("Output format not supported");
+    }
+  }
+  for (auto& s : targets) s->active.store(false);
+  if (!targets.empty() && backend_ != nullptr) {
+    backend_->Flush(true);
+    correlator_->AfterFlush();
+  }
+  Status result;
+  for (auto& s : targets) {
+    Status st = WriteSessionLocked(*s, FormatFor(*s, format));
+    if (!st.ok() && result.ok()) result = st;
+    sessions_.erase(s->id);
+  }
+  PublishLocked();
+  StopBackendIfUnusedLocked();
+  return result;
+}
+
+Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "retrieved"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  Status st;
+  auto targets = TargetsLocked(session, &st);
+  PROTON_RETURN_IF_ERROR(st);
+  Session& s = *targets.front();
+  if (s.data->is_trace()) {
+    return Status(RuntimeError("Only TreeData is supported for getData() for now"));
+  }
+  if (phase != 0) {
+    return Status(RuntimeError("[PROTON] Phase " + std::to_string(phase) + " has no data."));
+  }
+  return Serialize(*s.data, DevicesForLocked(*s.data), msgpack ? "hatchet_msgpack" : "hatchet");
+}
+
+Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "cleared"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  Status st;
+  auto targets = TargetsLocked(session, &st);
+  PROTON_RETURN_IF_ERROR(st);
+  // Only phase 0 exists until phases are implemented; clearing it (or "up to" any phase
+  // >= 0) recreates it empty.
+  if (phase == 0 || (clear_up_to_phase && phase > 0)) targets.front()->data->Clear();
+  return Status();
+}
+
+void SessionManager::DiscardAll() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sessions_.clear();
+  next_id_ = 0;
+  // The parent's backend state is meaningless in a forked child: never call into it.
+  (void)backend_.release();
+  backend_name_.clear();
+  correlator_->Reset();
+  profiling_on_.store(false);
+  PublishLocked();
+}
+
+// ---- command-line mode hooks (cli_mode.h) ----
+
+void SetCommandLineMode(bool on) { g_cli_mode.store(on); }
+bool IsCommandLineMode() { return g_cli_mode.load(); }
+
+Result<std::optional<int>> StartCliSession(const StartOptions& options) {
+  return SessionManager::Get().Start(options, /*cli_start=*/true);
+}
+
+bool HasRecordedAnything() { return HasRecorded(); }
+
+void DiscardAllSessionsAfterFork() { SessionManager::Get().DiscardAll(); }
+
+}  // namespace proton

@@ -1,0 +1,74 @@
+// The process's sessions and the one backend they share (profiler.md §1.2-§1.4, §3.9). API
+// calls run under one lock; application threads read an immutable snapshot of the session
+// list through an epoch counter, so scope and launch paths take no global lock.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/backend/backend.h"
+#include "core/dump/node_metrics.h"
+#include "core/session/session.h"
+#include "proton/proton.h"
+
+namespace proton {
+
+class Correlator;
+using SessionList = std::vector<std::shared_ptr<Session>>;
+
+class SessionManager {
+ public:
+  static SessionManager& Get();  // never destroyed
+
+  // Application threads: the current session list and the epoch it belongs to.
+  uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
+  std::shared_ptr<const SessionList> Snapshot(uint64_t* epoch);
+
+  // `cli_start` bypasses the command-line-mode rule that makes start() return None.
+  Result<std::optional<int>> Start(const StartOptions& options, bool cli_start);
+  Status Activate(std::optional<int> session);
+  Status Deactivate(std::optional<int> session, bool flushing);
+  Status Finalize(std::optional<int> session, std::string_view output_format);
+  Result<std::string> GetData(int session, int phase, bool msgpack);
+  Status Clear(int session, int phase, bool clear_up_to_phase);
+  bool profiling_on() const { return profiling_on_.load(); }
+  // Drops every session without writing (a forked child must never write its parent's data).
+  void DiscardAll();
+  Correlator& correlator() { return *correlator_; }
+  // Whether a real backend (not scopes-only) is running; tests use it.
+  bool backend_running();
+
+ private:
+  SessionManager();
+  void PublishLocked();
+  Status CheckCliSession(std::optional<int> session, const char* what);
+  std::vector<std::shared_ptr<Session>> TargetsLocked(std::optional<int> session, Status* status);
+  DeviceTable DevicesForLocked(Data& data);
+  Status WriteSessionLocked(Session& session, std::string_view format);
+  void StopBackendIfUnusedLocked();
+
+  std::mutex mutex_;
+  std::map<int, std::shared_ptr<Session>> sessions_;
+  int next_id_ = 0;
+  std::unique_ptr<Backend> backend_;
+  std::string backend_name_;
+  std::map<uint32_t, DeviceInfo> device_cache_;
+  std::unique_ptr<Correlator> correlator_;
+  std::atomic<bool> profiling_on_{false};
+
+  std::mutex snapshot_mutex_;
+  std::shared_ptr<const SessionList> snapshot_;
+  std::atomic<uint64_t> epoch_{1};
+};
+
+// The process-wide scope id counter (starts at 1).
+uint64_t NextScopeIdPeek();
+
+}  // namespace proton

@@ -1,0 +1,243 @@
+// Tests of sessions through the public API (profiler.md §1.2-§1.4, N12).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/session/cli_mode.h"
+#include "core/session/session_manager.h"
+#include "core/test/json_reader.h"
+#include "core/test/test_util.h"
+#include "proton/proton.h"
+
+namespace proton {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SessionTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    test::ResetCore();
+    dir_ = test::TempDir();
+  }
+  void TearDown() override {
+    test::ResetCore();
+    fs::remove_all(dir_);
+  }
+  StartOptions Named(const std::string& name) {
+    StartOptions o;
+    o.name = dir_ + "/" + name;
+    return o;
+  }
+  int StartOk(const StartOptions& o) {
+    auto r = Start(o);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    EXPECT_TRUE(r->has_value());
+    return r->value_or(-1);
+  }
+  std::string dir_;
+};
+
+TEST_F(SessionTest, IdsAreConsecutiveAndNeverReused) {
+  EXPECT_EQ(StartOk(Named("a")), 0);
+  EXPECT_EQ(StartOk(Named("b")), 1);
+  ASSERT_TRUE(Finalize(1).ok());
+  EXPECT_EQ(StartOk(Named("c")), 2);
+  EXPECT_EQ(StartOk(Named("a")), 0);  // same name: same session, reactivated
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/a.hatchet"));
+  EXPECT_TRUE(fs::exists(dir_ + "/b.hatchet"));
+  EXPECT_TRUE(fs::exists(dir_ + "/c.hatchet"));
+  EXPECT_FALSE(ProfilingOn());
+}
+
+TEST_F(SessionTest, ValidationMessages) {
+  StartOptions o = Named("x");
+  o.backend = "rocm";
+  EXPECT_EQ(Start(o).status().message(), "Unknown profiler: rocm");
+  EXPECT_EQ(Start(o).status().kind(), ErrorKind::kRuntime);
+  o = Named("x");
+  o.context = "gpu";
+  EXPECT_EQ(Start(o).status().message(), "Unknown context source: gpu");
+  o = Named("x");
+  o.data = "flat";
+  EXPECT_EQ(Start(o).status().message(), "Unknown data: flat");
+  o = Named("x");
+  o.context = "PYTHON";
+  o.data = "Trace";
+  EXPECT_EQ(StartOk(o), 0);
+  StartOptions m = Named("y");
+  m.mode = "pcsampling";
+  EXPECT_EQ(Start(m).status().message(),
+            "Cannot add a session with the same profiler but a different mode than existing "
+            "sessions");
+  m.mode = "bogus";
+  EXPECT_EQ(Start(m).status().kind(), ErrorKind::kRuntime);
+  EXPECT_EQ(Activate(7).message(), "Session has not been initialized: 7");
+  EXPECT_EQ(Deactivate(7).message(), "Session has not been initialized: 7");
+  EXPECT_TRUE(Finalize(7).ok());  // unknown ids are ignored by finalize
+}
+
+TEST_F(SessionTest, OutputFormatErrorsLeaveNoFile) {
+  int id = StartOk(Named("t"));
+  EXPECT_EQ(Finalize(id, "json").message(), "Unknown output format: json");
+  EXPECT_EQ(Finalize(id, "chrome_trace").message(), "Output format not supported");
+  EXPECT_FALSE(fs::exists(dir_ + "/t.hatchet"));
+  EXPECT_FALSE(fs::exists(dir_ + "/t.chrome_trace"));
+  ASSERT_TRUE(Finalize(id, "HATCHET_MSGPACK").ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/t.hatchet_msgpack"));
+  StartOptions tr = Named("tr");
+  tr.data = "trace";
+  id = StartOk(tr);
+  EXPECT_EQ(Finalize(id, "hatchet").message(), "Output format not supported");
+  ASSERT_TRUE(Finalize(id).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/tr.chrome_trace"));
+  EXPECT_EQ(fs::file_size(dir_ + "/tr.chrome_trace"), 0u);  // empty trace: empty file
+}
+
+TEST_F(SessionTest, SuffixRepeatedAndParentsCreated) {
+  int id = StartOk(Named("sub/dir/out.hatchet"));
+  ASSERT_TRUE(Finalize(id).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/sub/dir/out.hatchet.hatchet"));
+  for (const auto& e : fs::directory_iterator(dir_ + "/sub/dir")) {
+    EXPECT_EQ(e.path().filename(), "out.hatchet.hatchet");  // no temporary left behind
+  }
+}
+
+TEST_F(SessionTest, DefaultNameIsProton) {
+  auto cwd = fs::current_path();
+  fs::current_path(dir_);
+  auto r = Start(StartOptions{});
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/proton.hatchet"));
+  fs::current_path(cwd);
+}
+
+TEST_F(SessionTest, DisabledByEnvironment) {
+  ::setenv("TRITON_PROTON_DISABLE", "1", 1);
+  auto r = Start(Named("d"));
+  ::unsetenv("TRITON_PROTON_DISABLE");
+  ASSERT_TRUE(r.ok());
+  EXPECT_FALSE(r->has_value());
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_FALSE(fs::exists(dir_ + "/d.hatchet"));
+}
+
+TEST_F(SessionTest, StdoutForDashAndEmpty) {
+  for (const char* name : {"-", ""}) {
+    StartOptions o;
+    o.name = name;
+    int id = StartOk(o);
+    uint64_t s = NewScopeId();
+    EnterScope(s, "only");
+    ASSERT_TRUE(ExitScope(s, "only").ok());
+    testing::internal::CaptureStdout();
+    ASSERT_TRUE(Finalize(id).ok());
+    std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_EQ(out.substr(0, 2), "\n[");
+    EXPECT_NE(out.find("\"name\": \"only\""), std::string::npos);
+  }
+}
+
+TEST_F(SessionTest, ScopesOnlyWithoutDriverWritesScopeTree) {
+  int id = StartOk(Named("s"));
+  EXPECT_FALSE(SessionManager::Get().backend_running());  // no cupti registered here
+  uint64_t a = NewScopeId();
+  EnterScope(a, "a");
+  ASSERT_TRUE(AddMetrics(a, {{"foo", 1.0}}).ok());
+  ASSERT_TRUE(ExitScope(a, "a").ok());
+  auto json = GetJson(id);
+  ASSERT_TRUE(json.ok());
+  test::Json doc = test::ParseOrDie(*json);
+  EXPECT_EQ(doc.array[0]["children"].array[0]["metrics"]["foo"].d, 1.0);
+  EXPECT_EQ(doc.array[0]["metrics"]["foo"].i, 0);
+  auto mp = GetMsgpack(id);
+  ASSERT_TRUE(mp.ok());
+  EXPECT_EQ(static_cast<unsigned char>((*mp)[0]), 0x92);
+  EXPECT_EQ(GetJson(id, 1).status().message(), "[PROTON] Phase 1 has no data.");
+  ASSERT_TRUE(Clear(id).ok());
+  auto after = GetJson(id);
+  ASSERT_TRUE(after.ok());
+  test::Json cleared = test::ParseOrDie(*after);
+  EXPECT_TRUE(cleared.array[0]["children"].array.empty());
+  ASSERT_TRUE(Finalize(id).ok());
+}
+
+TEST_F(SessionTest, TraceDataGetRaises) {
+  StartOptions o = Named("tr");
+  o.data = "trace";
+  int id = StartOk(o);
+  EXPECT_EQ(GetJson(id).status().message(), "Only TreeData is supported for getData() for now");
+  ASSERT_TRUE(Finalize(id).ok());
+}
+
+TEST_F(SessionTest, ContextDepth) {
+  EXPECT_FALSE(ContextDepth(0).has_value());
+  int id = StartOk(Named("d"));
+  EXPECT_EQ(ContextDepth(id), 0);
+  uint64_t a = NewScopeId(), b = NewScopeId();
+  EnterScope(a, "a");
+  EnterScope(b, "b");
+  EXPECT_EQ(ContextDepth(id), 2);
+  ASSERT_TRUE(ExitScope(b, "b").ok());
+  ASSERT_TRUE(ExitScope(a, "a").ok());
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_FALSE(ContextDepth(id).has_value());
+}
+
+TEST_F(SessionTest, CommandLineModeTable) {
+  SetCommandLineMode(true);
+  auto ignored = Start(Named("ignored"));
+  ASSERT_TRUE(ignored.ok());
+  EXPECT_FALSE(ignored->has_value());
+  auto cli = StartCliSession(Named("cli"));
+  ASSERT_TRUE(cli.ok());
+  EXPECT_EQ(**cli, 0);
+  EXPECT_TRUE(Activate(std::nullopt).ok());    // D1
+  EXPECT_TRUE(Deactivate(std::nullopt).ok());  // D1
+  EXPECT_TRUE(Activate(0).ok());
+  EXPECT_EQ(Activate(1).message(),
+            "Only one session can be activated when running from the command line.");
+  EXPECT_EQ(Activate(1).kind(), ErrorKind::kValue);
+  EXPECT_EQ(Deactivate(1).message(),
+            "Only one session can be deactivated when running from the command line.");
+  EXPECT_EQ(Finalize(2).message(),
+            "Only one session can be finalized when running from the command line.");
+  EXPECT_EQ(GetJson(1).status().message(),
+            "Only one session can be retrieved when running from the command line.");
+  EXPECT_EQ(Clear(1).message(),
+            "Only one session can be cleared when running from the command line.");
+  EXPECT_FALSE(HasRecordedAnything() && false);
+  uint64_t s = NewScopeId();
+  EnterScope(s, "x");
+  ASSERT_TRUE(ExitScope(s, "x").ok());
+  EXPECT_TRUE(HasRecordedAnything());
+  ASSERT_TRUE(Finalize(0).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/cli.hatchet"));
+}
+
+TEST_F(SessionTest, OutputPathOverride) {
+  SetOutputPathFunction([](std::string_view name, std::string_view suffix, bool) {
+    return std::string(name) + ".pid42." + std::string(suffix);
+  });
+  int id = StartOk(Named("o"));
+  ASSERT_TRUE(Finalize(id).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/o.pid42.hatchet"));
+}
+
+TEST_F(SessionTest, DefaultNameGetsRankSuffix) {
+  ::setenv("RANK", "3", 1);
+  ::setenv("WORLD_SIZE", "4", 1);
+  EXPECT_EQ(DefaultOutputPath("proton", "hatchet", true), "proton.rank3.hatchet");
+  EXPECT_EQ(DefaultOutputPath("mine", "hatchet", false), "mine.hatchet");
+  ::setenv("WORLD_SIZE", "1", 1);
+  EXPECT_EQ(DefaultOutputPath("proton", "hatchet", true), "proton.hatchet");
+  ::unsetenv("RANK");
+  ::unsetenv("WORLD_SIZE");
+}
+
+}  // namespace
+}  // namespace proton

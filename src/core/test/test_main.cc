@@ -1,0 +1,10 @@
+// gtest main for the core tests: registers the fake backend (backend="fake").
+#include <gtest/gtest.h>
+
+#include "core/backend/fake_backend.h"
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  proton::FakeBackend::Register();
+  return RUN_ALL_TESTS();
+}
