@@ -33,6 +33,13 @@ inline constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
 inline constexpr uint32_t kNoString = std::numeric_limits<uint32_t>::max();
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
+// Hash for std::string keys that also accepts std::string_view lookups (no allocation).
+struct StringViewHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+using StringIdMap = std::unordered_map<std::string, uint32_t, StringViewHash, std::equal_to<>>;
+
 // The JSON/MessagePack type of one metric value at one node.
 enum class ValueType : uint8_t {
   kAbsent,  // the node's metrics object has no such key
@@ -63,21 +70,32 @@ struct RawColumn {
 
   std::vector<ValueType> type;   // per node
   std::vector<double> own;       // per node: the number, NaN when not a number or missing
-  std::vector<int64_t> own_int;  // per node: exact value when type[n] == kInt, else 0
+  // Per node exact value when type[n] == kInt, else 0. EMPTY (to save memory) unless some
+  // integer of this column has |v| > 2^53, i.e. is not exact in `own`; use int_value().
+  std::vector<int64_t> own_int;
   // Per node: index into `strings` when type[n] == kString, else kNoString. Empty when the
   // column holds no string at all.
   std::vector<uint32_t> own_str;
   std::vector<std::string> strings;  // interned string values of this column
 
-  // Inclusive sums; both empty unless `inclusive` and kind is kInteger or kDouble (also
-  // allocated, all NaN, for an inclusive kEmpty column). inc[n] is NaN exactly when the
-  // node's own value and all descendants' values are missing/NaN. inc_int[n] is the exact
-  // int64 sum when kind == kInteger (then inc[n] == double(inc_int[n]) unless missing).
+  // Inclusive sums (§3.8); empty unless `inclusive` and kind is kInteger, kDouble or kEmpty
+  // (all NaN then). inc[n] is NaN exactly when the node's own value and all descendants'
+  // values are missing/NaN. For kInteger columns the sum is done exactly in int64 (wrapping
+  // like numpy) and converted to double once, so inc[n] == double(exact sum).
   std::vector<double> inc;
-  std::vector<int64_t> inc_int;
+
+  // First appearance (pre-order node id, key position inside that node's metrics object):
+  // orders the metric table (§3.4). Maintained by the builder; internal.
+  NodeId first_node = kNoNode;
+  uint32_t first_pos = 0;
+  StringIdMap string_ids;  // builder only: interning
 
   bool numeric() const { return kind == ColumnKind::kInteger || kind == ColumnKind::kDouble; }
   bool present(NodeId n) const { return type[n] != ValueType::kAbsent && type[n] != ValueType::kNull; }
+  // Exact integer value of a kInt cell (0 otherwise).
+  int64_t int_value(NodeId n) const {
+    return type[n] != ValueType::kInt ? 0 : own_int.empty() ? static_cast<int64_t>(own[n]) : own_int[n];
+  }
   // The node's own string value, or "" when it is not a string.
   std::string_view str(NodeId n) const {
     return own_str.empty() || own_str[n] == kNoString ? std::string_view() : strings[own_str[n]];
@@ -123,6 +141,10 @@ class ProfileTree {
   // the root (parent kNoNode); each later node's parent is the previous node or one of its
   // ancestors. Returns the new node's id (== number of nodes added before it).
   NodeId AddNode(NodeId parent, std::string_view name, std::string_view type = "function");
+  // The same in two steps, for JSON where "children" precedes "frame" (sorted keys): the id
+  // is taken when the node's object opens; the frame is set whenever it is read.
+  NodeId AddNode(NodeId parent);
+  void SetFrame(NodeId n, std::string_view name, std::string_view type);
   // Set one metric of node n (normally the node added last). Repeating a key on the same
   // node overwrites the value (JSON duplicate keys: last wins) but keeps the key's first
   // position. Column order = order of first appearance over the whole tree.
@@ -166,30 +188,40 @@ class ProfileTree {
   const std::vector<ExtraColumn>& extra_columns() const { return extra_; }
 
   // ---- Internal: used by the structural operations (tree_*.cc) and readers.
-  // Recomputes children/sorted_children/depth from parent_, column kinds, the metric table
-  // order and the inclusive sums. O(n log n) (the sibling sort).
+  // Finalize = BuildStructure + ComputeColumnTable + ComputeInclusive.
   void Finalize();
-  void ComputeInclusive();  // §3.8 over the current nodes; called by Finalize
+  // children/sorted_children from parent_ (O(n log n): the sibling sort, skipped for
+  // siblings already in order).
+  void BuildStructure(bool sort_children = true);
+  // Column kinds, drops columns no node lists (and a key called "name"), orders the table:
+  // inclusive (root's keys) first, then by first appearance.
+  void ComputeColumnTable();
+  void ComputeInclusive();  // §3.8 over the current nodes
   void Reserve(size_t nodes, size_t name_bytes);
+  bool has_metrics(NodeId n) const { return has_metrics_[n] != 0; }
 
  private:
   friend class TreeEditor;  // tree_*.cc rebuild trees through it
   RawColumn& ColumnFor(NodeId n, std::string_view key);
+  uint16_t InternType(std::string_view type);
 
   std::vector<NodeId> parent_;
   std::vector<uint32_t> depth_;
   std::vector<uint64_t> name_off_;
   std::vector<uint32_t> name_len_;
   std::vector<uint16_t> type_;      // index into types_
+  std::vector<uint8_t> has_metrics_;  // the node's metrics object had at least one key
+  NodeId key_node_ = kNoNode;       // node of the last Set* call, and its key counter
+  uint32_t key_pos_ = 0;
   std::string names_;               // arena of all names
-  std::vector<std::string> types_;  // interned frame types ("function", "None", ...)
+  std::vector<std::string> types_{std::string("function")};  // interned frame types
+  std::vector<uint32_t> pos_hint_;  // key position -> column last seen there (fast lookup)
   std::vector<uint64_t> child_begin_;  // size()+1 offsets into children_/sorted_children_
   std::vector<NodeId> children_;
   std::vector<NodeId> sorted_children_;
   std::vector<RawColumn> columns_;
   size_t num_inclusive_ = 0;
-  std::unordered_map<std::string, uint32_t> column_index_;
-  uint32_t last_column_ = 0;  // lookup hint: keys usually repeat in the same order
+  StringIdMap column_index_;
   DeviceTable devices_;
   std::vector<ExtraColumn> extra_;
 };

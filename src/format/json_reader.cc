@@ -1,0 +1,490 @@
+// JSON profile reader (viewer.md §3.1, §3.2; formats.md §2) on simdjson On-Demand: no DOM,
+// the tree is built while the document is walked with an explicit stack of object/array
+// iterators (On-Demand's own depth is a counter, so 200,000+ nested containers work).
+// Scalars are classified from their raw token, which gives the bare NaN/Infinity/-Infinity
+// extension, exact int64-vs-double decisions, and names/keys viewed in place when they hold
+// no escape (no copy into simdjson's string buffer, which keeps peak memory low).
+#include "format/json_reader.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <algorithm>
+#include <vector>
+
+#include "format/reader_common.h"
+
+namespace proton::format {
+
+namespace od = simdjson::ondemand;
+using viewer::NodeId;
+using viewer::ProfileTree;
+using viewer::ValueType;
+
+namespace {
+
+std::string_view TrimRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// JSON number grammar check; sets is_int when there is no fraction and no exponent.
+bool IsJsonNumber(std::string_view t, bool& is_int) {
+  size_t i = 0;
+  if (i < t.size() && t[i] == '-') ++i;
+  if (i >= t.size()) return false;
+  if (t[i] == '0') {
+    ++i;
+  } else if (t[i] >= '1' && t[i] <= '9') {
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+  } else {
+    return false;
+  }
+  is_int = true;
+  if (i < t.size() && t[i] == '.') {
+    is_int = false;
+    ++i;
+    const size_t s = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == s) return false;
+  }
+  if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    is_int = false;
+    ++i;
+    if (i < t.size() && (t[i] == '+' || t[i] == '-')) ++i;
+    const size_t s = i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == s) return false;
+  }
+  return i == t.size();
+}
+
+// On-Demand 3.0 has no document::at_end(): past the last token, current_location() reports
+// OUT_OF_BOUNDS.
+bool AtEnd(od::document& doc) { return doc.current_location().error() == simdjson::OUT_OF_BOUNDS; }
+
+}  // namespace
+
+// A scalar token: number (incl. NaN/Infinity/-Infinity), true/false or null. Strings,
+// arrays and objects are not classified here. kAbsent = malformed.
+TokenValue ClassifyJsonToken(std::string_view tok) {
+  TokenValue r;
+  tok = TrimRight(tok);
+  r.text = tok;
+  if (tok == "null") return r.type = ValueType::kNull, r;
+  if (tok == "true" || tok == "false") return r.type = ValueType::kBool, r;
+  if (tok == "NaN") return r.type = ValueType::kDouble, r.d = std::numeric_limits<double>::quiet_NaN(), r;
+  if (tok == "Infinity") return r.type = ValueType::kDouble, r.d = HUGE_VAL, r;
+  if (tok == "-Infinity") return r.type = ValueType::kDouble, r.d = -HUGE_VAL, r;
+  bool is_int = false;
+  if (!IsJsonNumber(tok, is_int)) return r;
+  const char* b = tok.data();
+  const char* e = b + tok.size();
+  if (is_int) {
+    int64_t v = 0;
+    auto [p, ec] = std::from_chars(b, e, v);
+    if (ec == std::errc() && p == e) {
+      r.type = ValueType::kInt;
+      r.i = v;
+      r.d = static_cast<double>(v);
+      return r;
+    }
+  }
+  auto [p, ec] = std::from_chars(b, e, r.d);
+  if (ec == std::errc::result_out_of_range) {
+    // Python gives +-inf for overflow and +-0.0 for underflow.
+    const char* ex = std::find_if(b, e, [](char c) { return c == 'e' || c == 'E'; });
+    const bool neg = *b == '-';
+    const bool big = ex == e || ex[1] != '-';
+    r.d = big ? (neg ? -HUGE_VAL : HUGE_VAL) : (neg ? -0.0 : 0.0);
+  } else if (ec != std::errc() || p != e) {
+    return r;
+  }
+  r.type = ValueType::kDouble;
+  return r;
+}
+
+namespace {
+
+class JsonTreeReader {
+ public:
+  explicit JsonTreeReader(ProfileTree& tree) : tree_(tree) {}
+
+  ReadFail Run(od::document& doc);
+
+ private:
+  struct Level {
+    od::object_iterator it, end;
+    od::array_iterator kids, kids_end;
+    NodeId id;
+    bool in_children = false;
+    bool child_pending = false;  // kids points at a child that has been read
+    bool has_frame = false;
+  };
+
+  ReadFail BeginNode(od::value v, NodeId parent);
+  ReadFail Walk();
+  ReadFail ReadFrame(od::value v, NodeId n);
+  ReadFail ReadMetrics(od::value v, NodeId n);
+  ReadFail ReadDevices(od::value v);
+  // Key of a field without copying when it holds no escape.
+  static bool Key(od::field& f, std::string_view& key);
+  // A string value; `tok` is its raw token.
+  static bool StringOf(od::value& v, std::string_view tok, std::string_view& out);
+  static std::string_view Token(od::value& v) { return TrimRight(v.raw_json_token()); }
+
+  ProfileTree& tree_;
+  std::vector<Level> stack_;
+};
+
+bool JsonTreeReader::Key(od::field& f, std::string_view& key) {
+  const char* raw = f.key().raw();
+  for (const char* p = raw;; ++p) {
+    if (*p == '"') {
+      key = std::string_view(raw, static_cast<size_t>(p - raw));
+      return true;
+    }
+    if (*p == '\\') break;
+  }
+  return !f.unescaped_key().get(key);
+}
+
+bool JsonTreeReader::StringOf(od::value& v, std::string_view tok, std::string_view& out) {
+  if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"') return false;
+  std::string_view inner = tok.substr(1, tok.size() - 2);
+  if (inner.find('\\') == std::string_view::npos) {
+    out = inner;
+    return true;
+  }
+  return !v.get_string().get(out);
+}
+
+ReadFail JsonTreeReader::BeginNode(od::value v, NodeId parent) {
+  const std::string_view tok = Token(v);
+  if (tok.empty()) return ReadFail::kRead;
+  if (tok[0] != '{') return ReadFail::kShape;
+  od::object obj;
+  if (v.get_object().get(obj)) return ReadFail::kRead;
+  Level l;
+  if (obj.begin().get(l.it) || obj.end().get(l.end)) return ReadFail::kRead;
+  l.id = tree_.AddNode(parent);
+  stack_.push_back(l);
+  return ReadFail::kNone;
+}
+
+ReadFail JsonTreeReader::Walk() {
+  while (!stack_.empty()) {
+    Level& l = stack_.back();
+    if (l.in_children) {
+      if (l.child_pending) {
+        ++l.kids;
+        l.child_pending = false;
+      }
+      if (l.kids != l.kids_end) {
+        od::value v;
+        if ((*l.kids).get(v)) return ReadFail::kRead;
+        l.child_pending = true;
+        const NodeId id = l.id;  // l is invalidated by the push below
+        PROTON_READ_TRY(BeginNode(v, id));
+        continue;
+      }
+      l.in_children = false;
+      ++l.it;
+      continue;
+    }
+    if (!(l.it != l.end)) {
+      if (!l.has_frame) return ReadFail::kShape;
+      stack_.pop_back();
+      continue;
+    }
+    od::field f;
+    if ((*l.it).get(f)) return ReadFail::kRead;
+    std::string_view key;
+    if (!Key(f, key)) return ReadFail::kRead;
+    if (key == "children") {
+      od::value v = f.value();
+      const std::string_view tok = Token(v);
+      if (tok.empty()) return ReadFail::kRead;
+      if (tok[0] != '[') return ReadFail::kShape;
+      od::array arr;
+      if (v.get_array().get(arr) || arr.begin().get(l.kids) || arr.end().get(l.kids_end))
+        return ReadFail::kRead;
+      l.in_children = true;
+      l.child_pending = false;
+      continue;  // the field iterator advances once the children are done
+    }
+    if (key == "frame") {
+      PROTON_READ_TRY(ReadFrame(f.value(), l.id));
+      l.has_frame = true;
+    } else if (key == "metrics") {
+      PROTON_READ_TRY(ReadMetrics(f.value(), l.id));
+    }
+    ++l.it;
+  }
+  return ReadFail::kNone;
+}
+
+ReadFail JsonTreeReader::ReadFrame(od::value v, NodeId n) {
+  std::string_view tok = Token(v);
+  if (tok.empty()) return ReadFail::kRead;
+  if (tok[0] != '{') return ReadFail::kShape;
+  od::object obj;
+  if (v.get_object().get(obj)) return ReadFail::kRead;
+  std::string name, type = "None";
+  bool has_name = false;
+  for (auto fr : obj) {
+    od::field f;
+    if (std::move(fr).get(f)) return ReadFail::kRead;
+    std::string_view key;
+    if (!Key(f, key)) return ReadFail::kRead;
+    const bool is_name = key == "name";
+    if (!is_name && key != "type") continue;
+    od::value fv = f.value();
+    tok = Token(fv);
+    if (tok.empty()) return ReadFail::kRead;
+    std::string_view s;
+    if (!is_name && tok == "null") {
+      type = "None";
+      continue;
+    }
+    if (tok[0] != '"') return ReadFail::kShape;
+    if (!StringOf(fv, tok, s)) return ReadFail::kRead;
+    if (is_name) {
+      name.assign(s);
+      has_name = true;
+    } else {
+      type.assign(s);
+    }
+  }
+  if (!has_name) return ReadFail::kShape;
+  tree_.SetFrame(n, name, type);
+  return ReadFail::kNone;
+}
+
+ReadFail JsonTreeReader::ReadMetrics(od::value v, NodeId n) {
+  std::string_view tok = Token(v);
+  if (tok.empty()) return ReadFail::kRead;
+  if (tok[0] != '{') return ReadFail::kShape;
+  od::object obj;
+  if (v.get_object().get(obj)) return ReadFail::kRead;
+  for (auto fr : obj) {
+    od::field f;
+    if (std::move(fr).get(f)) return ReadFail::kRead;
+    std::string_view key;
+    if (!Key(f, key)) return ReadFail::kRead;
+    // An unescaped key lives in simdjson's string buffer, which only grows during a
+    // document, so the view stays valid while the value is read.
+    od::value fv = f.value();
+    tok = Token(fv);
+    if (tok.empty()) return ReadFail::kRead;
+    switch (tok[0]) {
+      case '"': {
+        std::string_view s;
+        if (!StringOf(fv, tok, s)) return ReadFail::kRead;
+        tree_.SetString(n, key, s);
+        break;
+      }
+      case '[': tree_.SetOther(n, key, ValueType::kArray); break;  // skipped by the iterator
+      case '{': tree_.SetOther(n, key, ValueType::kObject); break;
+      default: {
+        const TokenValue t = ClassifyJsonToken(tok);
+        if (t.type == ValueType::kAbsent) return ReadFail::kRead;
+        SetTokenValue(tree_, n, key, t);
+      }
+    }
+  }
+  return ReadFail::kNone;
+}
+
+ReadFail JsonTreeReader::ReadDevices(od::value v) {
+  std::string_view tok = Token(v);
+  if (tok.empty()) return ReadFail::kRead;
+  if (tok[0] != '{') return ReadFail::kShape;
+  od::object types;
+  if (v.get_object().get(types)) return ReadFail::kRead;
+  for (auto tr : types) {
+    od::field tf;
+    if (std::move(tr).get(tf)) return ReadFail::kRead;
+    std::string_view tkey;
+    if (!Key(tf, tkey)) return ReadFail::kRead;
+    const std::string device_type(tkey);
+    od::value tv = tf.value();
+    tok = Token(tv);
+    if (tok.empty()) return ReadFail::kRead;
+    if (tok[0] != '{') return ReadFail::kShape;
+    od::object devices;
+    if (tv.get_object().get(devices)) return ReadFail::kRead;
+    for (auto dr : devices) {
+      od::field df;
+      if (std::move(dr).get(df)) return ReadFail::kRead;
+      std::string_view dkey;
+      if (!Key(df, dkey)) return ReadFail::kRead;
+      const std::string index(dkey);
+      od::value dv = df.value();
+      tok = Token(dv);
+      if (tok.empty()) return ReadFail::kRead;
+      if (tok[0] != '{') return ReadFail::kShape;
+      od::object fields;
+      if (dv.get_object().get(fields)) return ReadFail::kRead;
+      viewer::DeviceInfo info;
+      for (auto fr : fields) {
+        od::field ff;
+        if (std::move(fr).get(ff)) return ReadFail::kRead;
+        std::string_view fkey;
+        if (!Key(ff, fkey)) return ReadFail::kRead;
+        const std::string field_name(fkey);
+        od::value fv = ff.value();
+        tok = Token(fv);
+        if (tok.empty()) return ReadFail::kRead;
+        if (tok[0] == '[' || tok[0] == '{') continue;  // wrong type: the field is not present
+        TokenValue t;
+        if (tok[0] == '"') {
+          if (!StringOf(fv, tok, t.text)) return ReadFail::kRead;
+          t.type = ValueType::kString;
+        } else {
+          t = ClassifyJsonToken(tok);
+          if (t.type == ValueType::kAbsent) return ReadFail::kRead;
+        }
+        SetDeviceField(info, field_name, t);
+      }
+      AddDevice(tree_.mutable_devices(), device_type, index, std::move(info));
+    }
+  }
+  return ReadFail::kNone;
+}
+
+ReadFail JsonTreeReader::Run(od::document& doc) {
+  od::array top;
+  if (doc.get_array().get(top)) return ReadFail::kRead;
+  size_t index = 0;
+  for (auto er : top) {
+    od::value e;
+    if (std::move(er).get(e)) return ReadFail::kRead;
+    if (index == 0) {
+      PROTON_READ_TRY(BeginNode(e, viewer::kNoNode));
+      PROTON_READ_TRY(Walk());
+    } else if (index == 1) {
+      PROTON_READ_TRY(ReadDevices(e));
+    } else {
+      return ReadFail::kShape;  // more than two elements (§10, item 13)
+    }
+    ++index;
+  }
+  if (index == 0) return ReadFail::kShape;
+  if (!AtEnd(doc)) return ReadFail::kRead;
+  return ReadFail::kNone;
+}
+
+// Whether the document is well-formed JSON (with the NaN/Infinity extension), walked with an
+// explicit stack. Only used to decide between "not a tree profile" and "cannot read" after
+// a shape error, so that a truncated file is always reported as unreadable.
+bool WellFormed(od::document& doc) {
+  struct Open {
+    bool is_object;
+    od::object_iterator oit, oend;
+    od::array_iterator ait, aend;
+    bool pending = false;
+  };
+  std::vector<Open> stack;
+  od::value root;
+  if (doc.get_value().get(root)) return false;
+  auto enter = [&](od::value& v) -> bool {
+    const std::string_view tok = TrimRight(v.raw_json_token());
+    if (tok.empty()) return false;
+    if (tok[0] == '{') {
+      od::object o;
+      Open op{true, {}, {}, {}, {}};
+      if (v.get_object().get(o) || o.begin().get(op.oit) || o.end().get(op.oend)) return false;
+      stack.push_back(op);
+      return true;
+    }
+    if (tok[0] == '[') {
+      od::array a;
+      Open op{false, {}, {}, {}, {}};
+      if (v.get_array().get(a) || a.begin().get(op.ait) || a.end().get(op.aend)) return false;
+      stack.push_back(op);
+      return true;
+    }
+    if (tok[0] == '"') {
+      std::string_view s;
+      return !v.get_string().get(s);
+    }
+    return ClassifyJsonToken(tok).type != ValueType::kAbsent;
+  };
+  if (!enter(root)) return false;
+  while (!stack.empty()) {
+    Open& o = stack.back();
+    if (o.pending) {
+      if (o.is_object) ++o.oit;
+      else ++o.ait;
+      o.pending = false;
+    }
+    od::value v;
+    if (o.is_object) {
+      if (!(o.oit != o.oend)) {
+        stack.pop_back();
+        continue;
+      }
+      od::field f;
+      if ((*o.oit).get(f)) return false;
+      std::string_view k;
+      if (f.unescaped_key().get(k)) return false;
+      v = f.value();
+    } else {
+      if (!(o.ait != o.aend)) {
+        stack.pop_back();
+        continue;
+      }
+      if ((*o.ait).get(v)) return false;
+    }
+    o.pending = true;
+    if (!enter(v)) return false;
+  }
+  return AtEnd(doc);
+}
+
+ReadFail ChromeOrShape(od::document& doc) {
+  // A document that is (or, for JSON lines, starts with) an object with traceEvents.
+  od::object obj;
+  if (doc.get_object().get(obj)) return ReadFail::kRead;
+  for (auto fr : obj) {
+    od::field f;
+    if (std::move(fr).get(f)) return ReadFail::kRead;
+    std::string_view key;
+    if (f.unescaped_key().get(key)) return ReadFail::kRead;
+    if (key == "traceEvents") return ReadFail::kChrome;
+  }
+  return AtEnd(doc) ? ReadFail::kShape : ReadFail::kRead;
+}
+
+}  // namespace
+
+ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& tree) {
+  if (capacity < size + simdjson::SIMDJSON_PADDING) return ReadFail::kRead;
+  od::parser parser;
+  const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
+  if (parser.allocate(size, max_depth)) return ReadFail::kRead;
+  size_t i = 0;
+  while (i < size && IsAsciiSpace(data[i])) ++i;
+  if (i >= size) return ReadFail::kRead;
+  const bool object = data[i] == '{';
+  od::document doc;
+  if (parser.iterate(data, size, capacity).get(doc)) return ReadFail::kRead;
+  if (object) return ChromeOrShape(doc);
+  ReadFail r;
+  {
+    JsonTreeReader reader(tree);
+    r = reader.Run(doc);
+  }
+  if (r == ReadFail::kShape) {
+    od::document again;
+    if (parser.iterate(data, size, capacity).get(again) || !WellFormed(again)) return ReadFail::kRead;
+  }
+  return r;
+}
+
+}  // namespace proton::format

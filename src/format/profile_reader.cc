@@ -1,0 +1,128 @@
+// Reading a profile file (or standard input) into one padded buffer, detecting the format
+// from the content (viewer.md §3.1) and dispatching to the JSON or MessagePack reader.
+#include "format/profile_reader.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include <simdjson.h>
+
+#include "format/json_reader.h"
+#include "format/msgpack_reader.h"
+
+namespace proton::format {
+
+namespace {
+
+constexpr size_t kPadding = simdjson::SIMDJSON_PADDING;
+
+struct Buffer {
+  std::unique_ptr<char[]> data;  // uninitialised: only the bytes read are ever touched
+  size_t size = 0;
+  size_t capacity = 0;
+};
+
+Status OpenError(std::string_view name, int err) {
+  std::string m = "cannot open '";
+  m.append(name).append("': ").append(std::strerror(err));
+  return Status::Error(std::move(m));
+}
+
+// Reads everything from fd; `hint` is the expected size (0 when unknown).
+bool ReadAll(int fd, size_t hint, Buffer& buf, int& err) {
+  buf.capacity = hint + kPadding + (hint == 0 ? 1 << 16 : 1);
+  buf.data.reset(new (std::nothrow) char[buf.capacity]);
+  if (!buf.data) {
+    err = ENOMEM;
+    return false;
+  }
+  for (;;) {
+    if (buf.capacity - buf.size < kPadding + 1) {
+      const size_t cap = buf.capacity * 2;
+      std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
+      if (!bigger) {
+        err = ENOMEM;
+        return false;
+      }
+      std::memcpy(bigger.get(), buf.data.get(), buf.size);
+      buf.data = std::move(bigger);
+      buf.capacity = cap;
+    }
+    const ssize_t got = ::read(fd, buf.data.get() + buf.size, buf.capacity - buf.size - kPadding);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      err = errno;
+      return false;
+    }
+    if (got == 0) break;
+    buf.size += static_cast<size_t>(got);
+  }
+  std::memset(buf.data.get() + buf.size, 0, kPadding);
+  return true;
+}
+
+Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
+                                        std::string_view name) {
+  viewer::ProfileTree tree;
+  size_t i = 0;
+  // Optional UTF-8 byte-order mark, then ASCII whitespace, then [ or { means JSON.
+  if (size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0) i = 3;
+  size_t j = i;
+  while (j < size && IsAsciiSpace(data[j])) ++j;
+  ReadFail fail = ReadFail::kRead;
+  if (j < size && (data[j] == '[' || data[j] == '{')) {
+    fail = ParseJson(data + i, size - i, capacity - i, tree);
+  } else if (size > 0) {
+    const auto b = static_cast<unsigned char>(data[0]);
+    if ((b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd) fail = ParseMsgpack(data, size, tree);
+  }
+  if (fail != ReadFail::kNone) return ReadFailStatus(fail, name);
+  return tree;
+}
+
+}  // namespace
+
+std::string DisplayName(std::string_view path) {
+  return path == "-" ? std::string("<stdin>") : std::string(path);
+}
+
+Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
+  const std::string name = DisplayName(path);
+  Buffer buf;
+  int err = 0;
+  if (path == "-") {
+    if (!ReadAll(STDIN_FILENO, 0, buf, err)) return OpenError(name, err);
+  } else {
+    const std::string p(path);
+    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return OpenError(name, errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) err = errno;
+    else if (S_ISDIR(st.st_mode)) err = EISDIR;
+    const size_t hint = S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) : 0;
+    if (err == 0) ReadAll(fd, hint, buf, err);
+    ::close(fd);
+    if (err != 0) return OpenError(name, err);
+  }
+  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name);
+}
+
+Result<viewer::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {
+  std::unique_ptr<char[]> copy(new char[bytes.size() + kPadding]);
+  if (!bytes.empty()) std::memcpy(copy.get(), bytes.data(), bytes.size());
+  std::memset(copy.get() + bytes.size(), 0, kPadding);
+  return ParseBuffer(copy.get(), bytes.size(), bytes.size() + kPadding, display_name);
+}
+
+Result<viewer::ProfileTree> LoadProfile(std::string_view path) {
+  PROTON_ASSIGN_OR_RETURN(viewer::ProfileTree tree, ReadProfileFile(path));
+  PROTON_RETURN_IF_ERROR(viewer::PrepareProfile(tree, DisplayName(path)));
+  return tree;
+}
+
+}  // namespace proton::format

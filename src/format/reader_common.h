@@ -1,0 +1,47 @@
+// Shared by the JSON and MessagePack readers: failure classes, scalar values, the device
+// table fields, and the error messages of viewer.md §9.2.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "util/status.h"
+#include "viewer/profile_tree.h"
+
+namespace proton::format {
+
+// Why a document was rejected; the message is chosen by ReadFailStatus.
+enum class ReadFail { kNone, kRead, kShape, kChrome };
+
+#define PROTON_READ_TRY(expr)                                   \
+  do {                                                          \
+    ::proton::format::ReadFail proton_rf_ = (expr);             \
+    if (proton_rf_ != ::proton::format::ReadFail::kNone) return proton_rf_; \
+  } while (0)
+
+// A scalar read from either format. type == kAbsent means malformed.
+struct TokenValue {
+  viewer::ValueType type = viewer::ValueType::kAbsent;
+  int64_t i = 0;
+  double d = 0;
+  std::string_view text;  // kString: the string; numbers: their text (for a numeric arch)
+};
+
+inline bool IsAsciiSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// Stores a scalar metric value (not kString/kArray/kObject, which callers set directly).
+void SetTokenValue(viewer::ProfileTree& tree, viewer::NodeId n, std::string_view key,
+                   const TokenValue& t);
+// One field of a device entry: arch (string, or a number kept as its text) and the four
+// numeric fields; other keys and wrong types leave the field absent.
+void SetDeviceField(viewer::DeviceInfo& info, std::string_view field, const TokenValue& t);
+// Adds (or, for a repeated type/index, replaces) a device.
+void AddDevice(viewer::DeviceTable& table, std::string device_type, std::string index,
+               viewer::DeviceInfo info);
+
+Status ReadFailStatus(ReadFail fail, std::string_view display_name);
+
+}  // namespace proton::format

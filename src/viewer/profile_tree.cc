@@ -1,0 +1,308 @@
+// ProfileTree: building, structure (children, sorted children), the metric table (§3.4,
+// §3.6) and inclusive sums (§3.8). Every pass is a loop over pre-order ids, never recursion.
+#include "viewer/profile_tree.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+namespace proton::viewer {
+
+namespace {
+
+constexpr double kExactIntLimit = 9007199254740992.0;  // 2^53
+
+// §3.8: missing (NaN) values are skipped; the result is NaN only if both are.
+inline double NanAdd(double a, double b) {
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
+  return a + b;
+}
+
+}  // namespace
+
+bool DeviceTable::has_type(std::string_view device_type) const {
+  for (const Entry& e : entries)
+    if (e.device_type == device_type) return true;
+  return false;
+}
+
+const DeviceInfo* DeviceTable::Find(std::string_view device_type,
+                                    std::string_view device_index) const {
+  for (const Entry& e : entries)
+    if (e.device_type == device_type && e.device_index == device_index) return &e.info;
+  return nullptr;
+}
+
+void ProfileTree::Reserve(size_t nodes, size_t name_bytes) {
+  parent_.reserve(nodes);
+  depth_.reserve(nodes);
+  name_off_.reserve(nodes);
+  name_len_.reserve(nodes);
+  type_.reserve(nodes);
+  has_metrics_.reserve(nodes);
+  names_.reserve(name_bytes);
+}
+
+uint16_t ProfileTree::InternType(std::string_view type) {
+  for (size_t i = 0; i < types_.size(); ++i)
+    if (types_[i] == type) return static_cast<uint16_t>(i);
+  // Frame types are "function" in every Proton file; a file with more than 65535 distinct
+  // types would be absurd, so the last slot absorbs the rest rather than overflowing.
+  if (types_.size() >= 0xffff) return 0xfffe;
+  types_.emplace_back(type);
+  return static_cast<uint16_t>(types_.size() - 1);
+}
+
+NodeId ProfileTree::AddNode(NodeId parent) {
+  const NodeId id = static_cast<NodeId>(parent_.size());
+  parent_.push_back(parent);
+  depth_.push_back(parent == kNoNode ? 0 : depth_[parent] + 1);
+  name_off_.push_back(0);
+  name_len_.push_back(0);
+  type_.push_back(0);
+  has_metrics_.push_back(0);
+  return id;
+}
+
+void ProfileTree::SetFrame(NodeId n, std::string_view name, std::string_view type) {
+  name_off_[n] = names_.size();
+  name_len_[n] = static_cast<uint32_t>(name.size());
+  names_.append(name);
+  type_[n] = InternType(type);
+}
+
+NodeId ProfileTree::AddNode(NodeId parent, std::string_view name, std::string_view type) {
+  const NodeId id = AddNode(parent);
+  SetFrame(id, name, type);
+  return id;
+}
+
+RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
+  if (key_node_ != n) {
+    key_node_ = n;
+    key_pos_ = 0;
+  }
+  const uint32_t pos = key_pos_++;
+  has_metrics_[n] = 1;
+  // Kernel nodes repeat the same keys in the same order, so the column last seen at this key
+  // position is almost always the right one; the hash map is the fallback.
+  uint32_t idx = kNoString;
+  if (pos < pos_hint_.size()) {
+    const uint32_t h = pos_hint_[pos];
+    if (h < columns_.size() && columns_[h].key == key) idx = h;
+  }
+  if (idx == kNoString) {
+    auto it = column_index_.find(key);
+    if (it != column_index_.end()) {
+      idx = it->second;
+    } else {
+      idx = static_cast<uint32_t>(columns_.size());
+      columns_.emplace_back();
+      columns_.back().key = std::string(key);
+      column_index_.emplace(std::string(key), idx);
+    }
+    if (pos >= pos_hint_.size()) pos_hint_.resize(pos + 1, kNoString);
+    pos_hint_[pos] = idx;
+  }
+  RawColumn& col = columns_[idx];
+  if (col.type.size() <= n) {
+    col.type.resize(n + 1, ValueType::kAbsent);
+    col.own.resize(n + 1, kMissing);
+    if (!col.own_int.empty()) col.own_int.resize(n + 1, 0);
+    if (!col.own_str.empty()) col.own_str.resize(n + 1, kNoString);
+  }
+  if (col.first_node == kNoNode || n < col.first_node) {
+    col.first_node = n;
+    col.first_pos = pos;
+  }
+  if (!col.own_str.empty()) col.own_str[n] = kNoString;
+  if (!col.own_int.empty()) col.own_int[n] = 0;
+  return col;
+}
+
+void ProfileTree::SetInt(NodeId n, std::string_view key, int64_t v) {
+  RawColumn& col = ColumnFor(n, key);
+  col.type[n] = ValueType::kInt;
+  col.own[n] = static_cast<double>(v);
+  if (col.own_int.empty() && std::fabs(static_cast<double>(v)) > kExactIntLimit) {
+    // First integer that a double cannot hold exactly: switch this column to exact storage.
+    col.own_int.assign(col.type.size(), 0);
+    for (size_t i = 0; i < col.type.size(); ++i)
+      if (col.type[i] == ValueType::kInt) col.own_int[i] = static_cast<int64_t>(col.own[i]);
+  }
+  if (!col.own_int.empty()) col.own_int[n] = v;
+}
+
+void ProfileTree::SetDouble(NodeId n, std::string_view key, double v) {
+  RawColumn& col = ColumnFor(n, key);
+  col.type[n] = ValueType::kDouble;
+  col.own[n] = v;
+}
+
+void ProfileTree::SetString(NodeId n, std::string_view key, std::string_view v) {
+  RawColumn& col = ColumnFor(n, key);
+  col.type[n] = ValueType::kString;
+  col.own[n] = kMissing;
+  if (col.own_str.size() < col.type.size()) col.own_str.resize(col.type.size(), kNoString);
+  auto it = col.string_ids.find(v);
+  uint32_t id;
+  if (it != col.string_ids.end()) {
+    id = it->second;
+  } else {
+    id = static_cast<uint32_t>(col.strings.size());
+    col.strings.emplace_back(v);
+    col.string_ids.emplace(std::string(v), id);
+  }
+  col.own_str[n] = id;
+}
+
+void ProfileTree::SetNull(NodeId n, std::string_view key) {
+  RawColumn& col = ColumnFor(n, key);
+  col.type[n] = ValueType::kNull;
+  col.own[n] = kMissing;
+}
+
+void ProfileTree::SetOther(NodeId n, std::string_view key, ValueType t) {
+  RawColumn& col = ColumnFor(n, key);
+  col.type[n] = t;
+  col.own[n] = kMissing;
+}
+
+int ProfileTree::FindColumn(std::string_view key) const {
+  auto it = column_index_.find(key);
+  return it == column_index_.end() ? -1 : static_cast<int>(it->second);
+}
+
+void ProfileTree::Finalize() {
+  BuildStructure();
+  ComputeColumnTable();
+  ComputeInclusive();
+}
+
+void ProfileTree::BuildStructure(bool sort_children) {
+  const size_t n_nodes = size();
+  // Columns grow lazily while building (up to the last node that set them): give every
+  // column one cell per node before anything indexes them by node id.
+  for (RawColumn& col : columns_) {
+    col.type.resize(n_nodes, ValueType::kAbsent);
+    col.own.resize(n_nodes, kMissing);
+    if (!col.own_int.empty()) col.own_int.resize(n_nodes, 0);
+    if (!col.own_str.empty()) col.own_str.resize(n_nodes, kNoString);
+  }
+  child_begin_.assign(n_nodes + 1, 0);
+  for (size_t n = 1; n < n_nodes; ++n) ++child_begin_[parent_[n] + 1];
+  for (size_t n = 0; n < n_nodes; ++n) child_begin_[n + 1] += child_begin_[n];
+  children_.resize(n_nodes > 0 ? n_nodes - 1 : 0);
+  {
+    std::vector<uint64_t> cursor(child_begin_.begin(), child_begin_.end() - 1);
+    // Ascending ids are pre-order, so each parent's children arrive in file order.
+    for (size_t n = 1; n < n_nodes; ++n) children_[cursor[parent_[n]]++] = static_cast<NodeId>(n);
+  }
+  sorted_children_ = children_;
+  if (!sort_children) return;
+  auto less = [this](NodeId a, NodeId b) {
+    const int c = name(a).compare(name(b));  // char_traits<char> compares as unsigned bytes
+    if (c != 0) return c < 0;
+    return type_[a] != type_[b] && type(a) < type(b);
+  };
+  for (size_t n = 0; n < n_nodes; ++n) {
+    NodeId* first = sorted_children_.data() + child_begin_[n];
+    NodeId* last = sorted_children_.data() + child_begin_[n + 1];
+    if (last - first < 2) continue;
+    // Triton 3.6 writes children already sorted: check before sorting.
+    if (std::is_sorted(first, last, less)) continue;
+    std::stable_sort(first, last, less);
+  }
+}
+
+void ProfileTree::ComputeColumnTable() {
+  const size_t n_nodes = size();
+  std::vector<RawColumn> kept;
+  kept.reserve(columns_.size());
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    RawColumn& col = columns_[i];
+    col.string_ids = {};
+    bool listed = false, any_int = false, any_double = false, any_other = false;
+    for (ValueType t : col.type) {
+      switch (t) {
+        case ValueType::kAbsent: break;
+        case ValueType::kNull: listed = true; break;
+        case ValueType::kInt: listed = any_int = true; break;
+        case ValueType::kDouble: listed = any_double = true; break;
+        default: listed = any_other = true; break;
+      }
+    }
+    if (!listed || col.key == "name") continue;
+    col.kind = any_other ? ColumnKind::kNonNumeric
+               : any_double ? ColumnKind::kDouble
+               : any_int    ? ColumnKind::kInteger
+                            : ColumnKind::kEmpty;
+    if (col.first_node >= n_nodes || col.type[col.first_node] == ValueType::kAbsent) {
+      // The recorded first appearance was removed: find the new one. Its position inside
+      // the node is unknown, so such keys sort after the node's known keys.
+      col.first_node = kNoNode;
+      for (size_t n = 0; n < n_nodes; ++n)
+        if (col.type[n] != ValueType::kAbsent) {
+          col.first_node = static_cast<NodeId>(n);
+          break;
+        }
+      col.first_pos = 0x80000000u + static_cast<uint32_t>(i);
+    }
+    col.inclusive = n_nodes > 0 && col.type[0] != ValueType::kAbsent;
+    kept.push_back(std::move(col));
+  }
+  // Inclusive first, then by first appearance; stable keeps creation order for full ties.
+  std::stable_sort(kept.begin(), kept.end(), [](const RawColumn& a, const RawColumn& b) {
+    if (a.inclusive != b.inclusive) return a.inclusive;
+    if (a.first_node != b.first_node) return a.first_node < b.first_node;
+    return a.first_pos < b.first_pos;
+  });
+  columns_ = std::move(kept);
+  num_inclusive_ = 0;
+  column_index_.clear();
+  pos_hint_.clear();
+  for (size_t i = 0; i < columns_.size(); ++i) {
+    if (columns_[i].inclusive) ++num_inclusive_;
+    column_index_.emplace(columns_[i].key, static_cast<uint32_t>(i));
+  }
+}
+
+void ProfileTree::ComputeInclusive() {
+  const size_t n_nodes = size();
+  std::vector<uint64_t> exact;  // reused across integer columns
+  for (RawColumn& col : columns_) {
+    if (!col.inclusive || col.kind == ColumnKind::kNonNumeric) {
+      col.inc.clear();
+      col.inc.shrink_to_fit();
+      continue;
+    }
+    col.inc.assign(n_nodes, kMissing);
+    if (col.kind == ColumnKind::kInteger) {
+      // Exact int64 sums (wrapping like numpy), converted to double once per node.
+      exact.assign(n_nodes, 0);
+      for (size_t i = n_nodes; i-- > 0;) {
+        const NodeId n = static_cast<NodeId>(i);
+        bool have = col.type[n] == ValueType::kInt;
+        uint64_t s = have ? static_cast<uint64_t>(col.int_value(n)) : 0;
+        for (NodeId c : children(n))
+          if (!std::isnan(col.inc[c])) {
+            s += exact[c];
+            have = true;
+          }
+        exact[n] = s;
+        if (have) col.inc[n] = static_cast<double>(static_cast<int64_t>(s));
+      }
+    } else {
+      // Own value first, then the children's sums in file order (§3.8).
+      for (size_t i = n_nodes; i-- > 0;) {
+        const NodeId n = static_cast<NodeId>(i);
+        double acc = col.own[n];
+        for (NodeId c : children(n)) acc = NanAdd(acc, col.inc[c]);
+        col.inc[n] = acc;
+      }
+    }
+  }
+}
+
+}  // namespace proton::viewer
