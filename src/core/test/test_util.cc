@@ -11,6 +11,7 @@
 
 #include "core/session/cli_mode.h"
 #include "core/data/tree_data.h"
+#include "proton/proton.h"
 
 namespace proton::test {
 
@@ -25,6 +26,25 @@ Json ParseOrDie(const std::string& text) {
   std::string error;
   EXPECT_TRUE(ParseJson(text, &doc, &error)) << error;
   return doc;
+}
+
+const Json* NodeAt(const Json& doc, const std::vector<std::string>& path) {
+  const Json* node = &doc.array.at(0);
+  for (const std::string& name : path) {
+    const Json* next = nullptr;
+    for (const Json& c : (*node)["children"].array) {
+      if (c["frame"]["name"].s == name) next = &c;
+    }
+    if (next == nullptr) return nullptr;
+    node = next;
+  }
+  return node;
+}
+
+Json SessionJson(int session) {
+  auto text = GetJson(session);
+  EXPECT_TRUE(text.ok()) << text.status().message();
+  return text.ok() ? ParseOrDie(*text) : Json{};
 }
 
 std::string RefPath(const std::string& file) { return std::string(PROTON_REFDATA_DIR) + "/" + file; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "core/dump/node_metrics.h"
 #include "core/test/json_reader.h"
@@ -21,6 +22,11 @@ void BuildTree(const Json& doc, TreeData* data, DeviceTable* devices);
 std::string ShapeOf(const Json& doc);
 
 Json ParseOrDie(const std::string& text);
+
+// The node at `path` below ROOT of a [root, devices] document, or nullptr.
+const Json* NodeAt(const Json& doc, const std::vector<std::string>& path);
+// data.get of a session, parsed.
+Json SessionJson(int session);
 std::string RefPath(const std::string& file);  // tests/refdata/<file>
 std::string TempDir();                          // a fresh directory for this test
 

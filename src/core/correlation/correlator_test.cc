@@ -1,0 +1,272 @@
+// Correlation with the fake backend (profiler.md §5.5, N15-N18): late, out-of-order and split
+// records, records after scope exit and deactivate, lost records, ops and launch metadata,
+// graphs, sessions, NVTX.
+#include "core/correlation/correlator.h"
+
+#include <gtest/gtest.h>
+
+#include "core/backend/fake_backend.h"
+#include "core/session/session_manager.h"
+#include "core/test/test_util.h"
+#include "proton/proton.h"
+
+namespace proton {
+namespace {
+
+using test::NodeAt;
+using test::SessionJson;
+
+class CorrelatorTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    test::ResetCore();
+    dir_ = test::TempDir();
+  }
+  void TearDown() override { test::ResetCore(); }
+  int StartFake(const std::string& name, const std::string& data = "tree") {
+    StartOptions o;
+    o.name = dir_ + "/" + name;
+    o.backend = "fake";
+    o.data = data;
+    auto r = Start(o);
+    EXPECT_TRUE(r.ok()) << r.status().message();
+    fake_ = FakeBackend::Current();
+    EXPECT_NE(fake_, nullptr);
+    return r->value_or(-1);
+  }
+  uint64_t Scope(const char* name) {
+    uint64_t id = NewScopeId();
+    EnterScope(id, name);
+    return id;
+  }
+  Correlator& correlator() { return SessionManager::Get().correlator(); }
+  int64_t Count(const test::Json& doc, const std::vector<std::string>& path) {
+    const test::Json* n = NodeAt(doc, path);
+    if (n == nullptr) return -1;
+    const test::Json* c = n->operator[]("metrics").Find("count");
+    return c ? c->i : 0;
+  }
+  std::string dir_;
+  FakeBackend* fake_ = nullptr;
+};
+
+TEST_F(CorrelatorTest, KernelUnderScopeWithDeviceTable) {
+  int id = StartFake("k");
+  uint64_t s = Scope("a");
+  fake_->LaunchAndRun("k", 100);
+  ASSERT_TRUE(ExitScope(s, "a").ok());
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  const test::Json* k = NodeAt(doc, {"a", "k"});
+  ASSERT_NE(k, nullptr);
+  EXPECT_EQ((*k)["metrics"]["time (ns)"].i, 100);
+  EXPECT_EQ((*k)["metrics"]["count"].i, 1);
+  EXPECT_EQ((*k)["metrics"]["device_id"].s, "0");
+  EXPECT_EQ((*k)["metrics"]["device_type"].s, "CUDA");
+  EXPECT_EQ(doc.array[1]["CUDA"]["0"]["num_sms"].i, 132);
+  EXPECT_EQ(doc.array[0]["metrics"]["count"].i, 0);
+}
+
+TEST_F(CorrelatorTest, LateOutOfOrderAndSplitRecords) {
+  int id = StartFake("k");
+  uint64_t s = Scope("a");
+  fake_->LaunchAndRun("k1", 10);
+  fake_->LaunchAndRun("k2", 20);
+  fake_->LaunchAndRun("k1", 30);
+  ASSERT_TRUE(ExitScope(s, "a").ok());
+  EXPECT_TRUE(correlator().RecordsPending());
+  fake_->CompleteBuffer({2, 0});  // the third and first, reversed
+  EXPECT_TRUE(correlator().RecordsPending() == false);
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"a", "k1"}), 2);
+  EXPECT_EQ((*NodeAt(doc, {"a", "k1"}))["metrics"]["time (ns)"].i, 40);
+  EXPECT_EQ(Count(doc, {"a", "k2"}), 1);
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+}
+
+TEST_F(CorrelatorTest, RecordsAfterScopeExitAndDeactivateStillLand) {
+  int id = StartFake("k");
+  uint64_t s = Scope("a");
+  fake_->LaunchAndRun("k", 10);
+  ASSERT_TRUE(ExitScope(s, "a").ok());
+  ASSERT_TRUE(Deactivate(id).ok());
+  fake_->LaunchAndRun("ignored", 10);  // no active session: not correlated
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"a", "k"}), 1);
+  EXPECT_EQ(NodeAt(doc, {"ignored"}), nullptr);
+  LossCounters c = correlator().counters();
+  EXPECT_EQ(c.unknown, 1u);
+  EXPECT_EQ(c.uncorrelated_launches, 1u);
+  EXPECT_EQ(correlator().LossWarning(), "");  // expected unknowns are not warned about
+}
+
+TEST_F(CorrelatorTest, IncompleteAndDroppedRecordsWarnOnceAtFinalize) {
+  int id = StartFake("k");
+  uint64_t corr = fake_->Launch("k");
+  fake_->Queue(FakeRecord{corr, "k", 50, 50});
+  fake_->CompleteBuffer();
+  fake_->Drop(3);
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"k"}), 0);  // node exists (captured at launch), no metrics
+  testing::internal::CaptureStderr();
+  ASSERT_TRUE(Finalize(id).ok());
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("[proton] warning: 4 kernel records were lost ("), std::string::npos) << err;
+  EXPECT_NE(err.find("PROTON_PROFILE_BUFFER_SIZE"), std::string::npos);
+}
+
+TEST_F(CorrelatorTest, FlushAtFinalizeDeliversQueuedRecords) {
+  int id = StartFake("f");
+  fake_->LaunchAndRun("k", 5);
+  ASSERT_TRUE(Deactivate(id, /*flushing=*/true).ok());
+  EXPECT_EQ(Count(SessionJson(id), {"k"}), 1);
+  EXPECT_FALSE(correlator().RecordsPending());
+}
+
+TEST_F(CorrelatorTest, OpCarriesKernelAndMetadataMetrics) {
+  int id = StartFake("op");
+  uint64_t s = Scope("add_phase");
+  uint64_t op = NewScopeId();
+  // The launch hook: metadata evaluated under the metadata state; a helper kernel launched
+  // there lands under __proton_launch_metadata/<kernel>.
+  EnterState("__proton_launch_metadata:add_kernel");
+  fake_->LaunchAndRun("reduce_kernel", 3);
+  ExitState();
+  EnterOp(op, "add_1048576");
+  ASSERT_TRUE(AddOpMetrics(op, {{"flops32", int64_t{1048576}}, {"bytes", int64_t{12582912}}}).ok());
+  fake_->LaunchAndRun("add_kernel", 7);
+  ExitOp(op);
+  ASSERT_TRUE(ExitScope(s, "add_phase").ok());
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  const test::Json* node = NodeAt(doc, {"add_phase", "add_1048576"});
+  ASSERT_NE(node, nullptr);
+  EXPECT_TRUE((*node)["children"].array.empty());
+  EXPECT_EQ((*node)["metrics"]["count"].i, 1);
+  EXPECT_EQ((*node)["metrics"]["bytes"].i, 12582912);
+  EXPECT_EQ((*node)["metrics"]["flops32"].d, 1048576.0);
+  EXPECT_EQ(Count(doc, {"add_phase", "__proton_launch_metadata", "add_kernel", "reduce_kernel"}), 1);
+  EXPECT_EQ(doc.array[0]["metrics"]["flops32"].i, 0);
+  EXPECT_EQ(doc.array[0]["metrics"]["bytes"].i, 0);
+}
+
+TEST_F(CorrelatorTest, GraphCapturedInScopeReplayedTwice) {
+  int id = StartFake("g");
+  uint64_t cap = Scope("A");
+  fake_->sink()->OnGraphNodeCaptured(11, "k");
+  ASSERT_TRUE(ExitScope(cap, "A").ok());
+  EXPECT_EQ(NodeAt(SessionJson(id), {"A", "k"}), nullptr);  // nothing written for a capture
+  uint64_t rep = Scope("B");
+  for (int i = 0; i < 2; ++i) {
+    uint64_t corr = fake_->NextCorrelationId();
+    fake_->sink()->OnLaunchEnter(corr, "", 1);
+    fake_->sink()->OnLaunchExit(corr);
+    fake_->Queue(FakeRecord{corr, "k", 100, 200, 0, 7, 5, 11});
+  }
+  ASSERT_TRUE(ExitScope(rep, "B").ok());
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"B", "<captured_at>", "A", "k"}), 2);
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+  fake_->sink()->OnGraphNodeReleased(11);
+  EXPECT_EQ(correlator().captured_graph_nodes(), 0u);
+}
+
+TEST_F(CorrelatorTest, GraphCapturedBeforeStartFallsBackWithOneWarningAndBoundedState) {
+  int id = StartFake("g");
+  uint64_t rep = Scope("B");
+  testing::internal::CaptureStderr();
+  for (int i = 0; i < 100000; ++i) {
+    uint64_t corr = fake_->NextCorrelationId();
+    fake_->sink()->OnLaunchEnter(corr, "", i % 2 ? 0 : 1);  // count known or unknown
+    fake_->sink()->OnLaunchExit(corr);
+    fake_->Queue(FakeRecord{corr, "k", 100, 110, 0, 7, 5, 0});
+    if (i % 1000 == 999) {
+      fake_->CompleteBuffer();
+      correlator().AfterFlush();
+      EXPECT_LE(correlator().pending_entries(), 1000u);
+    }
+  }
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(ExitScope(rep, "B").ok());
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+  size_t warnings = 0;
+  for (size_t p = err.find("captured before profiling"); p != std::string::npos;
+       p = err.find("captured before profiling", p + 1))
+    ++warnings;
+  EXPECT_LE(warnings, 1u);  // once per process (another test may have printed it already)
+  EXPECT_EQ(Count(SessionJson(id), {"B", "k"}), 100000);
+}
+
+TEST_F(CorrelatorTest, TwoSessionsGetExactlyTheLaunchesWhileActive) {
+  int s0 = StartFake("s0");
+  fake_->LaunchAndRun("first", 1);
+  StartOptions o;
+  o.name = dir_ + "/s1";
+  o.backend = "fake";
+  int s1 = Start(o)->value();
+  fake_->LaunchAndRun("both", 1);
+  ASSERT_TRUE(Deactivate(s0).ok());
+  fake_->LaunchAndRun("only1", 1);
+  ASSERT_TRUE(Activate(s0).ok());
+  fake_->LaunchAndRun("both", 1);
+  fake_->CompleteBuffer();
+  test::Json d0 = SessionJson(s0), d1 = SessionJson(s1);
+  EXPECT_EQ(Count(d0, {"first"}), 1);
+  EXPECT_EQ(Count(d0, {"both"}), 2);
+  EXPECT_EQ(NodeAt(d0, {"only1"}), nullptr);
+  EXPECT_EQ(NodeAt(d1, {"first"}), nullptr);
+  EXPECT_EQ(Count(d1, {"both"}), 2);
+  EXPECT_EQ(Count(d1, {"only1"}), 1);
+}
+
+TEST_F(CorrelatorTest, CorrelationIdsRestartAfterFinalize) {
+  int a = StartFake("a");
+  EXPECT_EQ(fake_->Launch("x"), 1u);  // never delivered
+  ASSERT_TRUE(Finalize(a).ok());
+  int b = StartFake("b");
+  EXPECT_EQ(fake_->LaunchAndRun("y", 2), 1u);
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(b);
+  EXPECT_EQ(Count(doc, {"y"}), 1);
+  EXPECT_EQ(NodeAt(doc, {"x"}), nullptr);
+}
+
+TEST_F(CorrelatorTest, NvtxRangesNestWithScopesAndUnbalancedPopIsIgnored) {
+  int id = StartFake("n");
+  fake_->sink()->OnNvtxPush("nvtx_outer");
+  fake_->LaunchAndRun("gemm", 1);
+  uint64_t s = Scope("py");
+  fake_->sink()->OnNvtxPush("nvtx_inner");
+  fake_->LaunchAndRun("scale", 1);
+  fake_->sink()->OnNvtxPop();
+  ASSERT_TRUE(ExitScope(s, "py").ok());
+  fake_->sink()->OnNvtxPop();
+  fake_->sink()->OnNvtxPop();  // unbalanced: ignored
+  fake_->CompleteBuffer();
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"nvtx_outer", "gemm"}), 1);
+  EXPECT_EQ(Count(doc, {"nvtx_outer", "py", "nvtx_inner", "scale"}), 1);
+  EXPECT_EQ(ContextDepth(id), 0);
+}
+
+TEST_F(CorrelatorTest, TraceSessionKeepsEvents) {
+  int id = StartFake("t", "trace");
+  uint64_t s = Scope("add_phase");
+  fake_->LaunchAndRun("add_kernel", 2240, 7);
+  ASSERT_TRUE(ExitScope(s, "add_phase").ok());
+  fake_->LaunchAndRun("add_kernel", 3008, 7);
+  ASSERT_TRUE(Finalize(id).ok());
+  std::string text = test::ReadFile(dir_ + "/t.chrome_trace");
+  EXPECT_EQ(text,
+            "{\"displayTimeUnit\":\"us\",\"traceEvents\":[{\"args\":{\"call_stack\":[\"ROOT\","
+            "\"add_phase\",\"add_kernel\"]},\"cat\":\"kernel\",\"dur\":2.24,\"name\":"
+            "\"add_kernel\",\"ph\":\"X\",\"tid\":7,\"ts\":0.0},{\"args\":{\"call_stack\":["
+            "\"ROOT\",\"add_kernel\"]},\"cat\":\"kernel\",\"dur\":3.008,\"name\":\"add_kernel\","
+            "\"ph\":\"X\",\"tid\":7,\"ts\":3.24}]}\n");
+}
+
+}  // namespace
+}  // namespace proton
