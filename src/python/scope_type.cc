@@ -135,25 +135,9 @@ PyObject* ScopeVectorcall(PyObject* type_object, PyObject* const* args, size_t n
 
 void ScopeDealloc(PyObject* self) {
   auto* scope = reinterpret_cast<ScopeObject*>(self);
-  PyObject_GC_UnTrack(self);
   Py_CLEAR(scope->name);
   Py_CLEAR(scope->metrics);
   Py_TYPE(self)->tp_free(self);
-}
-
-int ScopeTraverse(PyObject* self, visitproc visit, void* arg) {
-  auto* scope = reinterpret_cast<ScopeObject*>(self);
-  Py_VISIT(scope->name);
-  Py_VISIT(scope->metrics);
-  Py_VISIT(Py_TYPE(self));
-  return 0;
-}
-
-int ScopeClear(PyObject* self) {
-  auto* scope = reinterpret_cast<ScopeObject*>(self);
-  Py_CLEAR(scope->name);
-  Py_CLEAR(scope->metrics);
-  return 0;
 }
 
 PyObject* ScopeEnter(PyObject* self, PyObject* /*unused*/) {
@@ -269,13 +253,13 @@ PyTypeObject MakeType(const char* name, const char* doc) {
   PyTypeObject type{PyVarObject_HEAD_INIT(nullptr, 0)};
   type.tp_name = name;
   type.tp_basicsize = sizeof(ScopeObject);
-  type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC;
+  // No GC support: a scope only references its name and metrics, and the per-object GC
+  // header and tracking would cost a noticeable part of the enter+exit budget.
+  type.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;
   type.tp_doc = doc;
   type.tp_new = ScopeNew;
   type.tp_init = ScopeInit;
   type.tp_dealloc = ScopeDealloc;
-  type.tp_traverse = ScopeTraverse;
-  type.tp_clear = ScopeClear;
   type.tp_call = ScopeCall;
   type.tp_vectorcall = ScopeVectorcall;
   return type;

@@ -98,3 +98,33 @@ def test_python_context_depth_is_stack_depth(tmp_path):
         proton.finalize()
     """, tmp_path)
     assert proc.stdout.split() == [b"1", b"2"]
+
+
+def test_bootstrap_and_extra_filter_dirs_are_dropped(tmp_path):
+    # A sitecustomize-like helper in a directory named like the launcher's bootstrap, and a
+    # helper in a directory registered through proton._frame_filters.add.
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    (boot / "launcher_helper.py").write_text(
+        "def run(fn):\n"
+        "    return fn()\n")
+    run_python("""
+        import sys
+        sys.path.insert(0, "boot")
+        import proton
+        import launcher_helper
+        proton._frame_filters.add("boot")
+
+        def user():
+            with proton.scope("s", {"k": 1}):
+                pass
+
+        proton.start("b", context="python")
+        launcher_helper.run(user)
+        proton.finalize()
+    """, tmp_path)
+    doc = load(tmp_path / "b.hatchet")
+    script = str(tmp_path / "script.py")
+    paths = all_paths(doc[0])
+    assert paths == [(f"{script}:13@<module>",),
+                     (f"{script}:13@<module>", f"{script}:9@user")], paths
