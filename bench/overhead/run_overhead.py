@@ -63,6 +63,10 @@ def run(mode, kind, n, env_extra, out_dir, timeout=300):
             result["finalize_s"] = float(line.split("=", 1)[1])
     if p.returncode != 0 or "us_per_launch" not in result:
         result["error"] = (p.stderr or p.stdout)[-600:]
+    elif "PROTON_BOOTSTRAP_DIR" in env_extra and "[api-shim] triton.profiler=ours" not in p.stderr:
+        # Never let Triton's own profiler pass for ours.
+        result["error"] = "triton.profiler was not ours: " + p.stderr[-300:]
+        result.pop("us_per_launch", None)
     return result
 
 
@@ -86,10 +90,12 @@ def main():
     ref_out, our_out = os.path.join(args.out, "ref"), os.path.join(args.out, "ours")
     os.makedirs(ref_out, exist_ok=True)
     os.makedirs(our_out, exist_ok=True)
-    pypath = os.pathsep.join(p for p in (os.path.join(build, "python", "proton_bootstrap"),
+    # tests/gpu/api_shim installs our triton.profiler alias and reports which module ran.
+    pypath = os.pathsep.join(p for p in (os.path.join(ROOT, "tests", "gpu", "api_shim"),
                                          os.path.join(build, "python"),
                                          os.environ.get("PYTHONPATH", "")) if p)
-    ours_env = {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1"}
+    ours_env = {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1",
+                "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap")}
     floor = None if args.no_floor else build_floor(args.out)
     only = set(filter(None, args.modes.split(",")))
 

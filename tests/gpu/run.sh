@@ -54,8 +54,19 @@ fi
 OURS=$BUILD/bin/proton
 REF=("$PY" -m triton.profiler.proton)
 # API-mode scripts (`import triton.profiler as proton`) reach our module through the alias.
+# tests/gpu/api_shim installs that alias explicitly and reports which module the script used.
 BOOT=$BUILD/python/proton_bootstrap
-OURS_API_ENV=(env "PYTHONPATH=$BOOT:$BUILD/python${PYTHONPATH:+:$PYTHONPATH}" PROTON_ALIAS_TRITON_PROFILER=1)
+SHIM=$ROOT/tests/gpu/api_shim
+OURS_API_ENV=(env "PYTHONPATH=$SHIM:$BUILD/python${PYTHONPATH:+:$PYTHONPATH}"
+              PROTON_BOOTSTRAP_DIR="$BOOT" PROTON_ALIAS_TRITON_PROFILER=1)
+# An API-mode run counts as ours only if the shim saw our module behind triton.profiler.
+checked_rc() {
+  local rc=$1 logf=$2
+  if [ "$rc" = 0 ] && ! grep -q '\[api-shim\] triton.profiler=ours' "$logf"; then
+    echo 98; return
+  fi
+  echo "$rc"
+}
 "$OURS" --version > "$WORK/logs/ours_version.txt" 2>&1
 
 # run_one LOG DIR -- command...: runs in DIR with a timeout, returns the status.
@@ -83,6 +94,7 @@ feature_case() {
   local rr orc
   rr=$(run_one "$WORK/logs/ref_$feature.log" "$W" -- env OUT="$WORK/ref" "$PY" features.py "$feature")
   orc=$(run_one "$WORK/logs/ours_$feature.log" "$W" -- "${OURS_API_ENV[@]}" OUT="$WORK/ours" "$PY" features.py "$feature")
+  orc=$(checked_rc "$orc" "$WORK/logs/ours_$feature.log")
   local suffixes=("$@"); [ ${#suffixes[@]} -eq 0 ] && suffixes=("")
   for s in "${suffixes[@]}"; do
     local kind=hatchet ref_file="$WORK/ref/ref_$feature$s.hatchet" our_file="$WORK/ours/ref_$feature$s.hatchet"
@@ -127,6 +139,7 @@ if want buffers; then
   n=200000
   rc=$(run_one "$WORK/logs/ours_buffers.log" "$W" -- "${OURS_API_ENV[@]}" OUT="$WORK/ours" \
        PROTON_PROFILE_BUFFER_SIZE=65536 "$PY" overhead.py proton torch $n)
+  rc=$(checked_rc "$rc" "$WORK/logs/ours_buffers.log")
   "$PY" - "$WORK/ours/ovh_proton_torch.hatchet" "$WORK/logs/ours_buffers.log" $((n + 200)) "$rc" \
       > "$WORK/logs/check_buffers.txt" 2>&1 <<'PYEOF'
 import json, re, sys
