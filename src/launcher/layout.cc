@@ -1,7 +1,8 @@
 // See layout.h. Candidate places, in order:
 //   build tree:   <build>/bin/proton, <build>/lib/libproton.so, <build>/python/{proton,proton_bootstrap}
 //   install:      <prefix>/bin/proton, <prefix>/lib/libproton.so, same python layout
-//   package copy: <site>/proton/_bin/proton, <site>/proton/_bin/libproton.so, <site>/proton_bootstrap
+//   package copy: <site>/proton/_bin/proton, <site>/proton/libproton.so, <site>/proton_bootstrap
+//                 (in a build tree <build>/python/proton/_bin/proton finds <build>/lib)
 //   source tree:  the python/ directory of the source the launcher was built from.
 #include "launcher/layout.h"
 
@@ -57,8 +58,9 @@ Layout FindLayout(const std::optional<std::string>& override_library) {
   if (override_library && !override_library->empty()) {
     layout.core_library = RealPath(*override_library);
   } else {
-    for (const char* relative : {"/../lib/libproton.so", "/../lib/libproton.so.0",
-                                 "/libproton.so", "/libproton.so.0"}) {
+    for (const char* relative :
+         {"/../lib/libproton.so", "/../lib/libproton.so.0", "/libproton.so", "/libproton.so.0",
+          "/../libproton.so", "/../libproton.so.0", "/../../../lib/libproton.so"}) {
       if (IsFile(exe_dir + relative)) {
         layout.core_library = RealPath(exe_dir + relative);
         break;

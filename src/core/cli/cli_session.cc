@@ -45,6 +45,9 @@ bool InstallCliProcess() {
   SetOutputPathFunction(CliOutputPath);
   pthread_atfork(nullptr, nullptr, AfterForkChild);
   std::atexit(AtExit);
+  // Installed at load, before any session: a signal that arrives before session 0 exists
+  // just re-raises (FinalizeProcess finds nothing to write).
+  InstallSignalWriter(FinalizeProcess);
   return true;
 }
 
@@ -60,7 +63,6 @@ Status StartSessionZero() {
   options.mode = config.mode;
   Result<std::optional<int>> started = StartCliSession(options);
   if (!started.ok()) return started.status();
-  if (started.value().has_value()) InstallSignalWriter(FinalizeProcess);
   return Status();
 }
 

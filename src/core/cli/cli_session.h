@@ -9,12 +9,12 @@
 
 namespace proton::cli {
 
-// Puts the process in CLI mode and installs output naming, fork handling and the atexit
-// fallback. Idempotent; runs when libproton.so is loaded in a process with PROTON_CLI=1.
+// Puts the process in CLI mode and installs output naming, fork handling, the atexit
+// fallback and the signal writer. Idempotent; runs when libproton.so is loaded in a process with PROTON_CLI=1.
 // Returns whether the process is in a `proton` run.
 bool InstallCliProcess();
 
-// Starts (or joins) session 0 with the launcher's options and installs the signal writer.
+// Starts (or joins) session 0 with the launcher's options.
 // Idempotent. Called by the CUDA injection entry (src/cupti) and proton_cli_start().
 Status StartSessionZero();
 

@@ -1,0 +1,169 @@
+"""One Python process of a ``proton`` run (profiler.md §2.4-§2.10), set up at interpreter
+start-up by ``sitecustomize``:
+
+* command-line mode and session 0 with the launcher's options (``PROTON_CLI_*``, §2.13): the
+  root process always; the others too, writing a file only if they record something (§2.7);
+* the ``triton.profiler`` alias (§2.12) and the ``-k triton`` hook;
+* exit handling: an interpreter exit hook and a wrapped ``os._exit`` write the profile; a
+  forked child drops its parent's session (C fork handler) and starts its own;
+* in the root process of a script target, the ``An error occurred while executing the
+  script:`` line on stdout before the traceback of an uncaught exception (§2.5).
+
+Only ``proton._C`` is loaded here, not the ``proton`` package, so start-up stays cheap; the
+package is imported when the user's code imports it (it then reuses this ``_C``).
+
+The script itself is run by the interpreter (``python script.py``), not by this module, so
+``sys.argv``, ``__main__``, ``__file__`` and ``sys.path[0]`` are Python's own (§2.4) and no
+launcher frame is ever on the stack (§2.8).
+"""
+
+import atexit
+import os
+import sys
+
+_state = {"root": False, "finalized": False, "c": None}
+
+
+def _load_extension():
+    """proton._C without importing the proton package (its import costs tens of ms)."""
+    module = sys.modules.get("proton._C")
+    if module is not None:
+        return module
+    import importlib.machinery
+    import importlib.util
+    package = importlib.machinery.PathFinder.find_spec("proton", sys.path)
+    if package is None or not package.submodule_search_locations:
+        raise ImportError("the proton package is not on sys.path")
+    spec = importlib.machinery.PathFinder.find_spec("proton._C",
+                                                    list(package.submodule_search_locations))
+    if spec is None:
+        raise ImportError("proton._C is missing for this Python (%s)" % sys.version.split()[0])
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["proton._C"] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules["proton._C"]
+        raise
+    return module
+
+
+def _is_root():
+    return os.environ.get("PROTON_CLI_ROOT_PID") == str(os.getpid())
+
+
+def _session_name(root):
+    name = os.environ.get("PROTON_CLI_NAME", "proton")
+    if name in ("", "-"):
+        # Only the root writes to stdout; the others write files with base "proton".
+        return "-" if root else os.environ.get("PROTON_CLI_FALLBACK_BASE", "proton")
+    return name
+
+
+def _start_session():
+    c = _state["c"]
+    root = _is_root()
+    _state["root"] = root
+    _state["finalized"] = False
+    env = os.environ
+    c.start_cli_session(name=_session_name(root),
+                        context=env.get("PROTON_CLI_CONTEXT") or "shadow",
+                        data=env.get("PROTON_CLI_DATA") or "tree",
+                        backend=env.get("PROTON_CLI_BACKEND", ""),
+                        mode=env.get("PROTON_CLI_MODE", ""))
+
+
+def finalize_now():
+    """Writes this process's profile once: the root always, others if they recorded."""
+    if _state["finalized"]:
+        return
+    _state["finalized"] = True
+    c = _state["c"]
+    if c is None or not c.get_profiling_on():
+        return  # finalized by the user already, or never started
+    if not (_state["root"] or c.has_recorded_anything()):
+        return
+    try:
+        profile = sys.modules.get("proton.profile")
+        if profile is not None:
+            profile.finalize()  # also unregisters hooks and flushes stdout
+        else:
+            sys.stdout.flush()
+            c.set_profiling_on(False)
+            c.finalize(None, "")
+    except Exception as error:  # never turn the exit of the user's program into a crash
+        sys.stderr.write("[proton] warning: could not write the profile: %s\n" % error)
+
+
+def _install_exit_handling():
+    atexit.register(finalize_now)
+    real_exit = os._exit
+
+    def _exit(status):
+        try:
+            finalize_now()
+        except BaseException:
+            pass
+        real_exit(status)
+
+    _exit.__doc__ = real_exit.__doc__
+    os._exit = _exit
+
+    def _after_fork_child():
+        # The C fork handler already dropped the parent's sessions; start this process's own.
+        try:
+            _start_session()
+        except Exception as error:
+            sys.stderr.write("[proton] warning: no profiling session in forked pid %d: %s\n"
+                             % (os.getpid(), error))
+
+    os.register_at_fork(after_in_child=_after_fork_child)
+
+
+def _install_script_error_line():
+    previous = sys.excepthook
+
+    def _excepthook(kind, value, traceback):
+        if isinstance(kind, type) and issubclass(kind, Exception):
+            try:
+                sys.stdout.write("An error occurred while executing the script:\n")
+                sys.stdout.flush()
+            except Exception:
+                pass
+        previous(kind, value, traceback)
+
+    sys.excepthook = _excepthook
+
+
+def _alias_enabled():
+    value = os.environ.get("PROTON_ALIAS_TRITON_PROFILER")
+    if value is None:
+        return True  # default on in CLI mode
+    return value.strip().lower() in ("1", "true", "on")
+
+
+def _install_triton_hook():
+    try:
+        import triton  # noqa: F401  (eager, as the reference does for -k triton)
+    except ImportError:
+        return  # -k triton in a process without Triton: no effect
+    from proton.hooks import HookManager, LaunchHook
+    HookManager.register(LaunchHook(), 0)
+
+
+def bootstrap():
+    c = _load_extension()
+    _state["c"] = c
+    c.set_command_line(True)
+    if _alias_enabled():
+        import _proton_alias
+        _proton_alias.install()
+    _start_session()
+    _install_exit_handling()
+    if _state["root"] and os.environ.get("PROTON_CLI_TARGET") == "script":
+        _install_script_error_line()
+    if os.environ.get("PROTON_CLI_HOOK") == "triton":
+        try:
+            _install_triton_hook()
+        except Exception as error:
+            sys.stderr.write("[proton] warning: -k triton: %s\n" % error)

@@ -1,0 +1,96 @@
+"""Child processes and per-process files (profiler.md §2.9; N8)."""
+
+import os
+import re
+
+from conftest import base_env, frame_names, hatchets, load, run, write
+
+CHILDREN = """
+    import multiprocessing, os, subprocess, sys
+    import proton
+
+    def spawn_worker(i):
+        with proton.scope("spawn_%d" % i):
+            pass
+
+    def fork_worker():
+        with proton.scope("fork_worker"):
+            pass
+        os._exit(0)
+
+    def idle():
+        pass
+
+    if __name__ == "__main__":
+        os.chdir("/")  # files stay next to each other (D8)
+        with proton.scope("parent"):
+            spawn = multiprocessing.get_context("spawn")
+            workers = [spawn.Process(target=spawn_worker, args=(i,)) for i in range(2)]
+            fork = multiprocessing.get_context("fork").Process(target=fork_worker)
+            helper = spawn.Process(target=idle)
+            for p in workers + [fork, helper]:
+                p.start()
+            for p in workers + [fork, helper]:
+                p.join()
+                assert p.exitcode == 0, p.exitcode
+            code = "import proton\\nwith proton.scope('ranked'): pass\\n"
+            env = dict(os.environ, RANK="1", WORLD_SIZE="2")
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            # A second process with RANK=1 (a rank's own worker) gets .rank1.pid<P>.
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            print("pids", " ".join(str(p.pid) for p in workers + [fork, helper]))
+"""
+
+
+def test_children_files(work):
+    write(work, "kids.py", CHILDREN)
+    result = run(["-n", "out/dir/x", "kids.py"], work)  # out/dir does not exist yet (D4)
+    assert result.returncode == 0, result.stderr
+    pids = result.stdout.split()[1:]
+    out = os.path.join(work, "out", "dir")
+    files = hatchets(out)
+    spawn_pids, fork_pid, helper_pid = pids[:2], pids[2], pids[3]
+    expected = {"x.hatchet", "x.rank1.hatchet"} | {"x.pid%s.hatchet" % p
+                                                   for p in spawn_pids + [fork_pid]}
+    rank_pid = [f for f in files if re.fullmatch(r"x\.rank1\.pid\d+\.hatchet", f)]
+    assert len(rank_pid) == 1, files
+    assert set(files) == expected | set(rank_pid), files
+    assert "x.pid%s.hatchet" % helper_pid not in files
+    assert "parent" in frame_names(load(os.path.join(out, "x.hatchet")))
+    for i, pid in enumerate(spawn_pids):
+        assert "spawn_%d" % i in frame_names(load(os.path.join(out, "x.pid%s.hatchet" % pid)))
+    fork_names = frame_names(load(os.path.join(out, "x.pid%s.hatchet" % fork_pid)))
+    assert "fork_worker" in fork_names and "parent" not in fork_names  # never the parent's data
+    assert "ranked" in frame_names(load(os.path.join(out, "x.rank1.hatchet")))
+    # The final line lists every file, as the user typed the name.
+    line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
+    assert len(line) == 1
+    assert line[0].startswith("proton: wrote out/dir/x.hatchet, ")
+    assert sorted(line[0][len("proton: wrote "):].split(", ")) == sorted(
+        "out/dir/" + f for f in files)
+
+
+def test_shell_root_rename_rule(work):
+    write(work, "s.py", "import proton\nwith proton.scope('from_python'): pass\n")
+    write(work, "run.sh", '#!/bin/sh\n"$PROTON_PYTHON" s.py\necho done\n', 0o755)
+    result = run(["-n", "shell", "./run.sh"], work)
+    assert result.returncode == 0, result.stderr
+    assert hatchets(work) == ["shell.hatchet"]
+    assert "from_python" in frame_names(load(os.path.join(work, "shell.hatchet")))
+    assert "proton: wrote" not in result.stderr
+
+
+def test_root_only_prints_no_line_unless_verbose(work):
+    write(work, "s.py", "pass\n")
+    assert "proton: wrote" not in run(["s.py"], work).stderr
+    verbose = run(["s.py"], work, env=base_env(PROTON_VERBOSE="1"))
+    assert "proton: wrote proton.hatchet\n" in verbose.stderr
+
+
+def test_rank_root_with_world_size(work):
+    write(work, "s.py", "import proton\nwith proton.scope('r'): pass\n")
+    result = run(["-n", "t", "s.py"], work, env=base_env(RANK="0", WORLD_SIZE="2"))
+    assert result.returncode == 0, result.stderr
+    assert hatchets(work) == ["t.rank0.hatchet"]
+    result = run(["-n", "u", "s.py"], work, env=base_env(RANK="0", WORLD_SIZE="1"))
+    assert "u.hatchet" in hatchets(work)
