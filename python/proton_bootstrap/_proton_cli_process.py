@@ -29,16 +29,18 @@ def _load_extension():
     module = sys.modules.get("proton._C")
     if module is not None:
         return module
-    import importlib.machinery
-    import importlib.util
-    package = importlib.machinery.PathFinder.find_spec("proton", sys.path)
+    # The import system's own modules (always loaded): importlib.util would pull in
+    # contextlib and friends, which costs milliseconds at every interpreter start.
+    import _frozen_importlib
+    import _frozen_importlib_external
+    finder = _frozen_importlib_external.PathFinder
+    package = finder.find_spec("proton", sys.path)
     if package is None or not package.submodule_search_locations:
         raise ImportError("the proton package is not on sys.path")
-    spec = importlib.machinery.PathFinder.find_spec("proton._C",
-                                                    list(package.submodule_search_locations))
+    spec = finder.find_spec("proton._C", list(package.submodule_search_locations))
     if spec is None:
         raise ImportError("proton._C is missing for this Python (%s)" % sys.version.split()[0])
-    module = importlib.util.module_from_spec(spec)
+    module = _frozen_importlib.module_from_spec(spec)
     sys.modules["proton._C"] = module
     try:
         spec.loader.exec_module(module)

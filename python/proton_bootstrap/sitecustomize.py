@@ -19,13 +19,14 @@ def _drop_bootstrap_dir():
 
 
 def _chain_other_sitecustomize():
-    import importlib.machinery
-    import importlib.util
+    # The import system's own modules: importlib.util would cost milliseconds per process.
+    import _frozen_importlib
+    import _frozen_importlib_external
 
-    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", sys.path)
+    spec = _frozen_importlib_external.PathFinder.find_spec("sitecustomize", sys.path)
     if spec is None or spec.loader is None:
         return
-    module = importlib.util.module_from_spec(spec)
+    module = _frozen_importlib.module_from_spec(spec)
     sys.modules["sitecustomize"] = module
     spec.loader.exec_module(module)
 
