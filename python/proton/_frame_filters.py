@@ -1,8 +1,9 @@
 """Directories whose frames the python context leaves out (profiler.md §2.8): this package
 and the launcher's bootstrap. Kept here so a bootstrap installed elsewhere can add itself."""
 
+from __future__ import annotations
+
 import os
-from typing import List
 
 from . import _C
 

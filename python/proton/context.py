@@ -1,6 +1,7 @@
 """``proton.context`` (profiler.md §1.7)."""
 
-from typing import Optional
+from __future__ import annotations
+
 
 from . import _C
 

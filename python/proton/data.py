@@ -4,8 +4,8 @@ These calls do not synchronise the GPU: call ``deactivate(session, flushing=True
 get every finished kernel.
 """
 
-import json
-from typing import Any, Optional
+from __future__ import annotations
+
 
 from . import _C
 
@@ -20,6 +20,8 @@ def get(session: Optional[int] = 0, phase: int = 0) -> Any:
     if session is None:
         return None
     _check_cli(session, "be retrieved")
+    import json  # lazily: json pulls in re, which import proton does not need
+
     return json.loads(_C.get_json(session, phase))
 
 

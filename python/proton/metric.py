@@ -6,8 +6,9 @@ synchronises its stream). The roofline names are coerced: ``flops*`` to float, `
 int. The conversion itself happens in ``proton._C``; tensors come back here.
 """
 
+from __future__ import annotations
+
 import sys
-from typing import Any, Dict, Tuple
 
 from . import _C
 

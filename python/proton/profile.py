@@ -6,10 +6,11 @@ Command-line mode (a process started by the ``proton`` command) has exactly one 
 runs the function (D2), and calls naming another session raise ``ValueError``.
 """
 
+from __future__ import annotations
+
 import functools
 import os
 import sys
-from typing import Optional, Union
 
 from . import _C
 from .hooks import Hook, HookManager, LaunchHook

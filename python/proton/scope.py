@@ -4,14 +4,13 @@
 ``__exit__`` call the core directly); only the decorator form is written here.
 """
 
+from __future__ import annotations
+
 import functools
 import threading
-from typing import Any, Dict, Optional, Union
 
 from . import _C
 from .metric import _ensure_registered
-
-MetricValueType = Union[float, int, list, Any]
 
 scope = _C.scope
 cpu_timed_scope = _C.cpu_timed_scope
@@ -42,7 +41,7 @@ def _stack() -> list:
     return stack
 
 
-def enter_scope(name: str, *, metrics: Optional[Dict[str, MetricValueType]] = None) -> Optional[int]:
+def enter_scope(name: str, *, metrics: Optional[Dict[str, Any]] = None) -> Optional[int]:
     """Enters scope ``name`` on this thread; returns its id, or None when profiling is off."""
     if not _C.get_profiling_on():
         return None
@@ -57,7 +56,7 @@ def enter_scope(name: str, *, metrics: Optional[Dict[str, MetricValueType]] = No
 
 
 def exit_scope(name: Optional[str] = None, *,
-               metrics: Optional[Dict[str, MetricValueType]] = None) -> Optional[int]:
+               metrics: Optional[Dict[str, Any]] = None) -> Optional[int]:
     """Exits the innermost scope opened by :func:`enter_scope` on this thread.
 
     Returns its id, or None when profiling is off. Raises ``ValueError`` when ``name`` is given

@@ -4,8 +4,9 @@
 evaluates a kernel's ``launch_metadata``; it expands to two frames in the tree (§3.6).
 """
 
+from __future__ import annotations
+
 import functools
-from typing import Optional
 
 from . import _C
 

@@ -5,11 +5,12 @@
 tree (``<prefix>/bin``), then on ``PATH``.
 """
 
+from __future__ import annotations
+
 import os
 import shutil
 import subprocess
 import sys
-from typing import List, Optional
 
 
 def _find_viewer() -> Optional[str]:

@@ -7,8 +7,9 @@ descending priority and ``exit`` in reverse. Triton's runtime hooks
 any hook is registered; ``triton`` is imported only then, never at ``import proton``.
 """
 
-import importlib
-from typing import Dict, List, Optional
+from __future__ import annotations
+
+import sys
 
 
 class Hook:
@@ -52,7 +53,8 @@ class _RuntimeHooks:
     @staticmethod
     def _find_runtime():
         try:
-            knobs = importlib.import_module("triton.knobs")
+            __import__("triton.knobs")
+            knobs = sys.modules["triton.knobs"]
         except ImportError:
             return None
         return getattr(knobs, "runtime", None)

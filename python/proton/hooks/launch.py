@@ -7,21 +7,20 @@ attaches every other numeric or tensor entry as a metric. ``exit`` closes the op
 launch in between attributes its kernel time and count to the op's node.
 """
 
-import re
+from __future__ import annotations
+
 import threading
-from typing import Any, Iterable, Optional, Union
 
 from .. import _C
 from ..metric import transform_tensor_metrics, _tensor_to_host
 from ..state import COMPUTE_METADATA_SCOPE_PREFIX
 from .hook import Hook
 
-Patterns = Optional[Union[str, Iterable[str]]]
-
-
-def _compile(patterns: Patterns):
+def _compile(patterns):
     if patterns is None:
         return None
+    import re  # only when a filter is configured
+
     if isinstance(patterns, str):
         patterns = [patterns]
     return [re.compile(p) for p in patterns]
@@ -72,7 +71,7 @@ class LaunchHook(Hook):
                     cls._instance = instance
         return cls._instance
 
-    def configure(self, *, include: Patterns = None, exclude: Patterns = None) -> None:
+    def configure(self, *, include=None, exclude=None) -> None:
         """Limits the hook to kernels whose compiled name matches (``re.match``) ``include``
         and none of ``exclude``. Launches filtered out are recorded like unhooked launches."""
         self._include = _compile(include)
