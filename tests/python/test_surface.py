@@ -84,6 +84,12 @@ def test_modes():
     assert str(BaseMode("periodic_flushing")) == "periodic_flushing"
     assert str(PCSampling()) == "pcsampling:interval=1000"
     assert str(PCSampling(interval=64)) == "pcsampling:interval=64"
+    assert PCSampling(interval=8) == PCSampling(interval=8) != PCSampling(interval=9)
+    assert len({PCSampling(), PCSampling()}) == 1
+    assert PCSampling().name == "pcsampling" and PCSampling().interval == 1000
+    assert repr(PCSampling()) == "PCSampling(name='pcsampling', interval=1000)"
+    with pytest.raises(AttributeError):
+        PCSampling().interval = 5
     for bad in (0, -5):
         with pytest.raises(ValueError) as info:
             PCSampling(interval=bad)
