@@ -24,10 +24,19 @@ struct Frame {
   NodeRef metric_node;  // node + state frames at enter: where the scope's metrics go
 };
 
+// The node last entered at one depth: a loop that re-enters the same scope finds its node
+// here without locking the data (the scope enter+exit hot path).
+struct ChildCache {
+  NodeRef parent;
+  std::string name;
+  NodeRef node;
+};
+
 struct Stack {
   std::shared_ptr<Session> session;
   std::vector<Frame> frames;
   NodeRef base;  // shadow: parent of frames[0]
+  std::vector<ChildCache> cache;  // by depth
 };
 
 struct OpTarget {
@@ -70,7 +79,7 @@ void Refresh(ThreadState& t) {
     if (old != nullptr) {
       stacks.push_back(std::move(*old));
     } else {
-      stacks.push_back(Stack{session, {}, session->data->Root()});
+      stacks.push_back(Stack{session, {}, session->data->Root(), {}});
     }
   }
   t.stacks = std::move(stacks);
@@ -185,7 +194,16 @@ void ContextEnterScope(uint64_t scope_id, std::string_view name) {
       if (stack.frames.empty()) stack.base = IsMain(t, s) ? s.data->Root() : MainTop(s);
       if (active) {
         NodeRef parent = ResolveTop(stack);
-        frame.node = s.data->Child(parent, name);
+        size_t depth = stack.frames.size();
+        if (stack.cache.size() <= depth) stack.cache.resize(depth + 1);
+        ChildCache& c = stack.cache[depth];
+        if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == name &&
+            s.data->IsCurrent(c.node)) {
+          frame.node = c.node;
+        } else {
+          frame.node = s.data->Child(parent, name);
+          c = ChildCache{parent, std::string(name), frame.node};
+        }
         frame.metric_node = frame.node;
         if (!t.state.empty()) {
           t.names.clear();

@@ -126,8 +126,13 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
         backend_ = std::move(instance);
         backend_name_ = backend;
       } else {
-        std::fprintf(stderr, "[proton] warning: %s; recording scopes and host metrics only\n",
-                     st.message().c_str());
+        // The backend's message may already be a complete warning line (second subscriber).
+        if (st.message().rfind("[proton]", 0) == 0) {
+          std::fprintf(stderr, "%s\n", st.message().c_str());
+        } else {
+          std::fprintf(stderr, "[proton] warning: %s; recording scopes and host metrics only\n",
+                       st.message().c_str());
+        }
       }
     } else {
       WarnNoDriverOnce();
@@ -329,10 +334,15 @@ Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   return Status();
 }
 
-void SessionManager::DiscardAll() {
+void SessionManager::DiscardAll(bool stop_backend) {
   std::lock_guard<std::mutex> lock(mutex_);
   sessions_.clear();
   next_id_ = 0;
+  if (stop_backend && backend_ != nullptr) {
+    correlator_->Reset();
+    backend_->Stop();
+    backend_.reset();
+  }
   // The parent's backend state is meaningless in a forked child: never call into it.
   (void)backend_.release();
   backend_name_.clear();

@@ -40,7 +40,9 @@ class SessionManager {
   Status Clear(int session, int phase, bool clear_up_to_phase);
   bool profiling_on() const { return profiling_on_.load(); }
   // Drops every session without writing (a forked child must never write its parent's data).
-  void DiscardAll();
+  // `stop_backend` false (fork): the parent's backend object is abandoned, never called.
+  // True (tests): the backend is stopped and freed.
+  void DiscardAll(bool stop_backend = false);
   Correlator& correlator() { return *correlator_; }
   // Whether a real backend (not scopes-only) is running; tests use it.
   bool backend_running();

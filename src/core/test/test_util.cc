@@ -10,13 +10,14 @@
 #include <functional>
 
 #include "core/session/cli_mode.h"
+#include "core/session/session_manager.h"
 #include "core/data/tree_data.h"
 #include "proton/proton.h"
 
 namespace proton::test {
 
 void ResetCore() {
-  DiscardAllSessionsAfterFork();
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
   SetCommandLineMode(false);
   SetOutputPathFunction(nullptr);
 }

@@ -1,0 +1,173 @@
+// Benchmarks of the profiler core: scope enter+exit, launch capture, attributing one kernel
+// record, and the three writers on 1M-node trees / 1M-event traces. See RESULTS.md.
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "core/backend/fake_backend.h"
+#include "core/correlation/correlator.h"
+#include "core/data/trace_data.h"
+#include "core/data/tree_data.h"
+#include "core/dump/chrome_trace_writer.h"
+#include "core/dump/hatchet_writer.h"
+#include "core/dump/msgpack_writer.h"
+#include "core/session/cli_mode.h"
+#include "core/session/session_manager.h"
+#include "proton/proton.h"
+
+namespace proton {
+namespace {
+
+int StartSession(const char* backend) {
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  StartOptions o;
+  o.name = "/tmp/proton_bench_core";
+  o.backend = backend;
+  return Start(o)->value();
+}
+
+void BM_ScopeEnterExit(benchmark::State& state) {
+  StartSession("");
+  for (auto _ : state) {
+    uint64_t id = NewScopeId();
+    EnterScope(id, "matmul_phase");
+    benchmark::DoNotOptimize(ExitScope(id, "matmul_phase"));
+  }
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+}
+BENCHMARK(BM_ScopeEnterExit);
+
+void BM_LaunchCapture(benchmark::State& state) {
+  StartSession("fake");
+  BackendSink* sink = FakeBackend::Current()->sink();
+  uint64_t scope = NewScopeId();
+  EnterScope(scope, "add_phase");
+  uint64_t corr = 0;
+  for (auto _ : state) {
+    ++corr;
+    sink->OnLaunchEnter(corr, "add_kernel", 1);
+    sink->OnLaunchExit(corr);
+    if ((corr & 4095) == 0) {
+      state.PauseTiming();
+      SessionManager::Get().correlator().Reset();
+      state.ResumeTiming();
+    }
+  }
+  (void)ExitScope(scope, "add_phase");
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+}
+BENCHMARK(BM_LaunchCapture);
+
+void BM_AttributeKernelRecord(benchmark::State& state) {
+  StartSession("fake");
+  BackendSink* sink = FakeBackend::Current()->sink();
+  uint64_t scope = NewScopeId();
+  EnterScope(scope, "add_phase");
+  constexpr uint64_t kBatch = 4096;
+  uint64_t next = 1, launched = 0;
+  KernelRecord r;
+  r.name = "add_kernel";
+  r.stream_id = 7;
+  for (auto _ : state) {
+    if (next > launched) {
+      state.PauseTiming();
+      for (uint64_t i = 0; i < kBatch; ++i) sink->OnLaunchEnter(++launched, "add_kernel", 1);
+      state.ResumeTiming();
+    }
+    r.correlation_id = next++;
+    r.start_ns = r.correlation_id * 10;
+    r.end_ns = r.start_ns + 5;
+    sink->OnKernelRecord(r);
+  }
+  (void)ExitScope(scope, "add_phase");
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+}
+BENCHMARK(BM_AttributeKernelRecord);
+
+// 1000 scopes x 1000 kernel leaves with kernel metrics, plus a flexible metric per scope.
+TreeData& MillionNodeTree() {
+  static TreeData* data = [] {
+    auto* d = new TreeData();
+    KernelRecord r;
+    r.start_ns = 100;
+    r.end_ns = 2345;
+    for (int s = 0; s < 1000; ++s) {
+      NodeRef scope = d->Child(d->Root(), "scope_" + std::to_string(s));
+      (void)d->AddMetrics(scope, {{"flops16", 2147483648.0}});
+      for (int k = 0; k < 1000; ++k) {
+        d->AddKernel(d->Child(scope, "kernel_name_of_typical_length_" + std::to_string(k)), r,
+                     false);
+      }
+    }
+    return d;
+  }();
+  return *data;
+}
+
+void BM_WriteHatchet1M(benchmark::State& state) {
+  TreeData& data = MillionNodeTree();
+  DeviceTable devices{{0, FakeBackend::H200()}};
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string out;
+    data.WithLock([&] { WriteHatchet(data, devices, WriteOptions{}, out); });
+    bytes += out.size();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+  state.counters["nodes"] = static_cast<double>(data.tree().size());
+}
+BENCHMARK(BM_WriteHatchet1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_WriteMsgpack1M(benchmark::State& state) {
+  TreeData& data = MillionNodeTree();
+  DeviceTable devices{{0, FakeBackend::H200()}};
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string out;
+    data.WithLock([&] { WriteHatchetMsgpack(data, devices, WriteOptions{}, out); });
+    bytes += out.size();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_WriteMsgpack1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_WriteChromeTrace1M(benchmark::State& state) {
+  static TraceData* data = [] {
+    auto* d = new TraceData();
+    std::vector<NodeRef> leaves;
+    for (int s = 0; s < 100; ++s) {
+      NodeRef scope = d->Child(d->Root(), "scope_" + std::to_string(s));
+      leaves.push_back(d->Child(scope, "kernel_name_of_typical_length"));
+    }
+    KernelRecord r;
+    for (uint64_t i = 0; i < 1'000'000; ++i) {
+      r.start_ns = 1'000'000 + i * 2345;
+      r.end_ns = r.start_ns + 1000 + i % 997;
+      r.stream_id = i % 3 == 0 ? 13 : 7;
+      d->AddKernel(leaves[i % leaves.size()], r, false);
+    }
+    return d;
+  }();
+  size_t bytes = 0;
+  for (auto _ : state) {
+    std::string out;
+    data->WithLock([&] { WriteChromeTrace(*data, out); });
+    bytes += out.size();
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_WriteChromeTrace1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+}  // namespace proton
+
+int main(int argc, char** argv) {
+  proton::FakeBackend::Register();
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  return 0;
+}
