@@ -8,22 +8,31 @@
 
 namespace proton::viewer {
 
-OutputBuffer::OutputBuffer(int fd, size_t capacity) : fd_(fd), buffer_(capacity) {}
+OutputBuffer::OutputBuffer(int fd, size_t capacity)
+    : fd_(fd), capacity_(capacity), buffer_(new char[capacity]) {}
 
 OutputBuffer::~OutputBuffer() { Flush(); }
 
 void OutputBuffer::Flush() {
-  WriteAll(buffer_.data(), used_);
+  WriteAll(buffer_.get(), used_);
   used_ = 0;
+}
+
+void OutputBuffer::MakeRoom(size_t n) {
+  Flush();
+  if (n > capacity_) {
+    buffer_.reset(new char[n]);
+    capacity_ = n;
+  }
 }
 
 void OutputBuffer::WriteSlow(std::string_view text) {
   Flush();
-  if (text.size() >= buffer_.size()) {
+  if (text.size() >= capacity_) {
     WriteAll(text.data(), text.size());
     return;
   }
-  std::copy(text.begin(), text.end(), buffer_.data());
+  std::copy(text.begin(), text.end(), buffer_.get());
   used_ = text.size();
 }
 

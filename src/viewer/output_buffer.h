@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string_view>
-#include <vector>
 
 namespace proton::viewer {
 
@@ -18,29 +18,31 @@ class OutputBuffer {
   OutputBuffer& operator=(const OutputBuffer&) = delete;
 
   void Write(std::string_view text) {
-    if (text.size() > buffer_.size() - used_) {
+    if (text.size() > capacity_ - used_) {
       WriteSlow(text);
       return;
     }
-    std::copy(text.begin(), text.end(), buffer_.data() + used_);
+    std::copy(text.begin(), text.end(), buffer_.get() + used_);
     used_ += text.size();
   }
-  // Room for `n` more bytes (n ≤ capacity); write there, then Commit(end).
+  // Room for `n` more bytes; write there, then Commit(end).
   char* Reserve(size_t n) {
-    if (n > buffer_.size() - used_) Flush();
-    return buffer_.data() + used_;
+    if (n > capacity_ - used_) MakeRoom(n);
+    return buffer_.get() + used_;
   }
-  void Commit(char* end) { used_ = static_cast<size_t>(end - buffer_.data()); }
+  void Commit(char* end) { used_ = static_cast<size_t>(end - buffer_.get()); }
 
   void Flush();
   bool failed() const { return failed_; }
 
  private:
   void WriteSlow(std::string_view text);
+  void MakeRoom(size_t n);  // flushes, and grows the buffer when n > capacity
   void WriteAll(const char* data, size_t size);
 
   int fd_;
-  std::vector<char> buffer_;
+  size_t capacity_;
+  std::unique_ptr<char[]> buffer_;  // not zero-filled: only written bytes are read
   size_t used_ = 0;
   bool failed_ = false;
 };
