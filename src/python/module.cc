@@ -16,6 +16,7 @@
 #include "binding_errors.h"
 #include "binding_state.h"
 #include "cli_binding.h"
+#include "fake_backend_binding.h"
 #include "metrics_convert.h"
 #include "proton/proton.h"
 #include "python_frames.h"
@@ -325,6 +326,7 @@ PyMethodDef kMethods[] = {
     {"set_frame_filters", SetFrameFilters, METH_O, "directories whose frames are dropped"},
     {"python_frames", PythonFramesForTest, METH_NOARGS, "the python-context frames here"},
     PROTON_CLI_METHODS
+    PROTON_FAKE_BACKEND_METHODS
     {nullptr, nullptr, 0, nullptr},
 };
 
