@@ -1,8 +1,6 @@
 // See environment.h.
 #include "launcher/environment.h"
 
-#include <sys/stat.h>
-
 #include <cctype>
 
 #include "launcher/protocol.h"
@@ -12,11 +10,6 @@ namespace proton::launcher {
 namespace cp = proton::cli_protocol;
 
 namespace {
-
-bool IsFile(const std::string& path) {
-  struct stat st {};
-  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
-}
 
 // Ours wins over the Triton alias when both are set (profiler.md §1.11).
 std::optional<std::string> Knob(const EnvList& env, std::string_view ours,
@@ -86,38 +79,6 @@ std::string ResolveBase(const std::optional<std::string>& name, const std::strin
   return cwd == "/" ? "/" + base : cwd + "/" + base;
 }
 
-std::optional<std::string> FindNvtxInjection(const EnvList& env) {
-  if (std::optional<std::string> nvtx = Knob(env, "PROTON_ENABLE_NVTX", "TRITON_ENABLE_NVTX");
-      nvtx && !EnvTruthy(*nvtx)) {
-    return std::nullopt;
-  }
-  if (GetEnv(env, cp::kNvtxInjection)) return std::nullopt;  // respect the user's choice
-  if (std::optional<std::string> file = GetEnv(env, "PROTON_CUPTI_LIBRARY");
-      file && IsFile(*file)) {
-    return RealPath(*file);
-  }
-  std::vector<std::string> dirs;
-  for (std::string_view key : {"PROTON_CUPTI_LIB_PATH", "TRITON_CUPTI_LIB_PATH"}) {
-    if (std::optional<std::string> dir = GetEnv(env, key); dir && !dir->empty()) {
-      dirs.push_back(*dir);
-    }
-  }
-  for (std::string_view key : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (std::optional<std::string> root = GetEnv(env, key); root && !root->empty()) {
-      dirs.push_back(*root + "/extras/CUPTI/lib64");
-      dirs.push_back(*root + "/lib64");
-    }
-  }
-  dirs.push_back("/usr/local/cuda/extras/CUPTI/lib64");
-  dirs.push_back("/usr/local/cuda/lib64");
-  for (const std::string& dir : dirs) {
-    for (const char* file : {"/libcupti.so", "/libcupti.so.13", "/libcupti.so.12"}) {
-      if (IsFile(dir + file)) return RealPath(dir + file);
-    }
-  }
-  return std::nullopt;
-}
-
 EnvList BuildEnvironment(const EnvList& base, const RunSetup& setup) {
   EnvList env = base;
   const LaunchOptions& o = setup.options;
@@ -134,7 +95,6 @@ EnvList BuildEnvironment(const EnvList& base, const RunSetup& setup) {
   SetEnv(env, cp::kRunDir, setup.run_dir);
   SetEnv(env, cp::kTarget, TargetName(setup.kind));
   if (setup.layout.core_library) SetEnv(env, cp::kCudaInjection, *setup.layout.core_library);
-  if (setup.nvtx_library) SetEnv(env, cp::kNvtxInjection, *setup.nvtx_library);
 
   std::string python_path;
   for (const std::optional<std::string>& dir :

@@ -1,6 +1,8 @@
 // The environment the target runs in (profiler.md §2.9, §2.11, §2.13): the run description
-// (PROTON_CLI_*), CUDA_INJECTION64_PATH, NVTX_INJECTION64_PATH and PYTHONPATH, or nothing at
-// all when profiling is disabled or another CUDA tool is attached. Pure functions over a
+// (PROTON_CLI_*), CUDA_INJECTION64_PATH and PYTHONPATH, or nothing at all when profiling is
+// disabled or another CUDA tool is attached. NVTX_INJECTION64_PATH is not guessed here: the
+// CUPTI backend sets it in-process, before the first NVTX call it can see, to the very libcupti
+// it loaded (src/cupti), and children inherit it; a launcher guess could name a second copy. Pure functions over a
 // copy of the launcher's environment, so they are tested without starting anything.
 #pragma once
 
@@ -35,10 +37,6 @@ ProfilingDecision DecideProfiling(const EnvList& env,
 // "-" for stdout (`-n -` or `-n ""`).
 std::string ResolveBase(const std::optional<std::string>& name, const std::string& cwd);
 
-// The libcupti file that NVTX_INJECTION64_PATH should name, or nullopt (NVTX disabled, already
-// set, or no libcupti found in the usual places).
-std::optional<std::string> FindNvtxInjection(const EnvList& env);
-
 struct RunSetup {
   LaunchOptions options;
   std::string cwd;  // the launcher's working directory
@@ -46,7 +44,6 @@ struct RunSetup {
   std::string run_id;
   std::string run_dir;
   TargetKind kind = TargetKind::kNative;
-  std::optional<std::string> nvtx_library;
 };
 
 // `base` plus the run description. PROTON_CLI_ROOT_PID is set by the child itself (it is

@@ -76,17 +76,9 @@ TEST(Environment, Build) {
   EXPECT_FALSE(GetEnv(env, "NVTX_INJECTION64_PATH").has_value());
 
   setup.options.name = "-";
-  setup.nvtx_library = "/cuda/libcupti.so";
   env = BuildEnvironment({}, setup);
   EXPECT_EQ(GetEnv(env, "PROTON_CLI_NAME"), "-");
   EXPECT_EQ(GetEnv(env, "PYTHONPATH"), "/py/proton_bootstrap:/py");
-  EXPECT_EQ(GetEnv(env, "NVTX_INJECTION64_PATH"), "/cuda/libcupti.so");
-}
-
-TEST(Environment, NvtxInjection) {
-  EXPECT_FALSE(FindNvtxInjection({"PROTON_ENABLE_NVTX=0", "PROTON_CUPTI_LIBRARY=/bin/true"}));
-  EXPECT_FALSE(FindNvtxInjection({"NVTX_INJECTION64_PATH=/x", "PROTON_CUPTI_LIBRARY=/bin/true"}));
-  EXPECT_EQ(FindNvtxInjection({"PROTON_CUPTI_LIBRARY=/bin/true"}), RealPath("/bin/true"));
 }
 
 }  // namespace

@@ -136,7 +136,6 @@ Result<int> Run(const LaunchOptions& options) {
   setup.run_id = run_dir.run_id;
   setup.run_dir = run_dir.path;
   setup.kind = plan.kind;
-  setup.nvtx_library = FindNvtxInjection(env);
   if (verbose) {
     PrintStderr("proton: library " + layout.core_library.value_or("(none)") + ", bootstrap " +
                 layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path +
