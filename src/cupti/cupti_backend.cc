@@ -13,6 +13,7 @@
 #include "cupti/callback_ids.h"
 #include "cupti/callback_trampolines.h"
 #include "cupti/cupti_env.h"
+#include "cupti/injection_state.h"
 #include "cupti/library_loader.h"
 #include "cupti/record_decoder.h"
 
@@ -58,6 +59,7 @@ std::string CuptiBackend::StepAsideWarning(const CuptiApi* api, CUptiResult resu
 
 int CuptiBackend::ComputeMajorOfDevice0() const {
   if (driver_ == nullptr || driver_->device_get == nullptr) return 0;
+  if (InInjectionInit()) return 0;  // no device query inside cuInit
   ScopedCallbackGuard guard;
   CUdevice device = 0;
   int major = 0;
@@ -110,6 +112,7 @@ void CuptiBackend::DisableCallbacks() {
 
 Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   if (started()) return Status();
+  ScopedBackendStart starting;  // CUPTI may run cuInit, which calls InitializeInjection
   std::string mode_name = ModeName(mode);
   if (mode_name == "pcsampling") {
     return Status::Error("mode pcsampling is not supported by this build of proton yet",

@@ -13,6 +13,7 @@
 #include "core/session/cli_mode.h"
 #include "cupti/callback_ids.h"
 #include "cupti/fake_cupti.h"
+#include "cupti/injection_state.h"
 
 namespace proton::cupti {
 namespace {
@@ -107,6 +108,13 @@ TEST_F(CuptiBackendTest, StartEnablesExactlyTheListedCallbacksAndConcurrentKerne
   ASSERT_EQ(Fake().enabled_kinds.size(), 1u);
   EXPECT_EQ(Fake().enabled_kinds[0], CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   EXPECT_NE(Fake().request, nullptr);
+}
+
+TEST_F(CuptiBackendTest, InjectionReentryIsRecognisedDuringStart) {
+  EXPECT_FALSE(InBackendStart());
+  StartOk();
+  EXPECT_TRUE(Fake().subscribed_inside_backend_start);
+  EXPECT_FALSE(InBackendStart());
 }
 
 TEST_F(CuptiBackendTest, LaunchReachesSinkAndRecordIsDecoded) {

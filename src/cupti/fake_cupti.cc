@@ -1,6 +1,8 @@
 // The fake CUPTI and driver tables used by the cupti unit tests.
 #include "cupti/fake_cupti.h"
 
+#include "cupti/injection_state.h"
+
 #include <algorithm>
 #include <cstring>
 #include <deque>
@@ -34,6 +36,8 @@ CUptiResult FakeGetResultString(CUptiResult result, const char** text) {
 }
 CUptiResult FakeSubscribe(CUpti_SubscriberHandle* handle, CUpti_CallbackFunc fn, void* user) {
   g_fake.calls.push_back("subscribe");
+  // A real cuptiSubscribe may run cuInit, which calls InitializeInjection on this thread.
+  g_fake.subscribed_inside_backend_start = InBackendStart();
   if (g_fake.subscribe_result != CUPTI_SUCCESS) return g_fake.subscribe_result;
   *handle = reinterpret_cast<CUpti_SubscriberHandle>(0x5);
   g_fake.callback = fn;

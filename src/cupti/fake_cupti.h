@@ -18,6 +18,7 @@ struct FakeCupti {
   CUptiResult subscribe_result = CUPTI_SUCCESS;
   // State recorded from the backend's calls.
   CUpti_CallbackFunc callback = nullptr;
+  bool subscribed_inside_backend_start = false;  // InBackendStart() seen by cuptiSubscribe
   void* userdata = nullptr;
   bool subscribed = false;
   std::vector<std::pair<CUpti_CallbackDomain, CUpti_CallbackId>> enabled_callbacks;

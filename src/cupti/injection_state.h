@@ -1,10 +1,24 @@
-// Whether the calling thread is inside InitializeInjection (profiler.md §5.11), where the CUDA
-// driver is in the middle of cuInit: no cuInit or device query may be made from there.
+// Re-entrancy state of the CUDA injection entry (profiler.md §5.11), per thread.
+// - Inside InitializeInjection the driver is in the middle of cuInit: no cuInit or device
+//   query may be made from there.
+// - While this thread starts the backend (availability probe, CuptiBackend::Start), the
+//   session manager's locks are held; a cuInit made there calls InitializeInjection on this
+//   same thread, which must then not start session 0 again (it would wait on those locks
+//   forever: the session is being started by this very call).
 #pragma once
 
 namespace proton::cupti {
 
 bool InInjectionInit();
 void SetInInjectionInit(bool inside);
+
+bool InBackendStart();
+class ScopedBackendStart {
+ public:
+  ScopedBackendStart();
+  ~ScopedBackendStart();
+  ScopedBackendStart(const ScopedBackendStart&) = delete;
+  ScopedBackendStart& operator=(const ScopedBackendStart&) = delete;
+};
 
 }  // namespace proton::cupti

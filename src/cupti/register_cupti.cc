@@ -16,6 +16,7 @@ bool DriverHasDevice() {
   // Inside InitializeInjection the driver is running cuInit and has called us: it exists, and
   // calling cuInit again from there is not allowed.
   if (InInjectionInit()) return true;
+  ScopedBackendStart starting;  // cuInit below may call InitializeInjection on this thread
   Result<const DriverApi*> driver = LoadDriver();
   if (!driver.ok()) return false;
   const DriverApi* api = driver.value();
