@@ -21,7 +21,7 @@ import atexit
 import os
 import sys
 
-_state = {"root": False, "finalized": False, "c": None}
+_state = {"root": False, "finalized": False, "c": None, "forked": False}
 
 
 def _load_extension():
@@ -85,6 +85,8 @@ def finalize_now():
         return  # finalized by the user already, or never started
     if not (_state["root"] or c.has_recorded_anything()):
         return
+    if _state["forked"] and not _state["root"] and not _fork_child_recorded(c):
+        return
     try:
         profile = sys.modules.get("proton.profile")
         if profile is not None:
@@ -95,6 +97,27 @@ def finalize_now():
             c.finalize(None, "")
     except Exception as error:  # never turn the exit of the user's program into a crash
         sys.stderr.write("[proton] warning: could not write the profile: %s\n" % error)
+
+
+def _fork_child_recorded(c):
+    """A forked child inherits its parent's "recorded" flag: look at its own tree instead."""
+    try:
+        import json
+        root = json.loads(c.get_json(0, 0))[0]
+    except Exception:
+        return True  # trace data, or no session of its own: finalize decides
+    return bool(root.get("children"))
+
+
+def _restart_after_fork():
+    """Session 0 for a forked child, through the C side (src/core/cli), which leaves the child
+    unprofiled when its parent had a GPU backend (CUDA and CUPTI do not survive fork)."""
+    library = os.environ.get("CUDA_INJECTION64_PATH", "")
+    if library:
+        import ctypes
+        ctypes.CDLL(library).proton_cli_start()
+    else:
+        _start_session()
 
 
 def _install_exit_handling():
@@ -113,8 +136,11 @@ def _install_exit_handling():
 
     def _after_fork_child():
         # The C fork handler already dropped the parent's sessions; start this process's own.
+        _state["forked"] = True
+        _state["root"] = False
+        _state["finalized"] = False
         try:
-            _start_session()
+            _restart_after_fork()
         except Exception as error:
             sys.stderr.write("[proton] warning: no profiling session in forked pid %d: %s\n"
                              % (os.getpid(), error))

@@ -94,3 +94,28 @@ def test_rank_root_with_world_size(work):
     assert hatchets(work) == ["t.rank0.hatchet"]
     result = run(["-n", "u", "s.py"], work, env=base_env(RANK="0", WORLD_SIZE="1"))
     assert "u.hatchet" in hatchets(work)
+
+
+def test_idle_fork_child_of_a_recording_parent_writes_nothing(work):
+    write(work, "f.py", """
+        import multiprocessing, os
+        import proton
+        with proton.scope("parent_scope"):
+            pass
+
+        def idle():
+            pass
+
+        if __name__ == "__main__":
+            p = multiprocessing.get_context("fork").Process(target=idle)
+            p.start()
+            p.join()
+            pid = os.fork()
+            if pid == 0:
+                os._exit(0)  # a bare fork child that records nothing
+            os.waitpid(pid, 0)
+    """)
+    result = run(["-n", "f", "f.py"], work)
+    assert result.returncode == 0, result.stderr
+    assert hatchets(work) == ["f.hatchet"]
+    assert "proton: wrote" not in result.stderr

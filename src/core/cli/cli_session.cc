@@ -15,6 +15,7 @@
 #include "core/cli/output_naming.h"
 #include "core/cli/signal_writer.h"
 #include "core/session/cli_mode.h"
+#include "core/session/session_manager.h"
 #include "proton/proton.h"
 
 namespace proton::cli {
@@ -22,6 +23,11 @@ namespace proton::cli {
 namespace {
 
 std::atomic<bool> g_installed{false};
+// Fork bookkeeping (§2.9, §5.11): whether this process is a forked child, and whether its
+// parent had a GPU backend running when it forked.
+bool g_backend_before_fork = false;
+bool g_fork_child = false;
+bool g_parent_had_backend = false;
 std::mutex& StartMutex() {
   static std::mutex* mutex = new std::mutex();
   return *mutex;
@@ -29,11 +35,29 @@ std::mutex& StartMutex() {
 
 void AtExit() { FinalizeProcess(); }
 
+void BeforeFork() { g_backend_before_fork = SessionManager::Get().backend_running(); }
+
 void AfterForkChild() {
   // The child holds a copy of the parent's sessions: drop them without writing (§2.9). It
   // starts its own session if it uses the GPU or the Python bootstrap starts one.
+  g_fork_child = true;
+  g_parent_had_backend = g_backend_before_fork;
   DiscardAllSessionsAfterFork();
   SignalWriterAfterForkChild();
+}
+
+// A forked child inherits the parent's "recorded something" flag; it has recorded something
+// itself only if its own session's tree has a node below ROOT.
+bool ForkChildRecorded() {
+  Result<std::string> json = GetJson(0);
+  if (!json.ok()) return true;  // trace data, or no session: let finalize decide
+  const std::string& text = json.value();
+  size_t children = text.find("\"children\"");
+  if (children == std::string::npos) return true;
+  size_t open = text.find('[', children);
+  if (open == std::string::npos) return true;
+  size_t next = text.find_first_not_of(" \t\r\n", open + 1);
+  return next != std::string::npos && text[next] != ']';
 }
 
 }  // namespace
@@ -43,7 +67,7 @@ bool InstallCliProcess() {
   if (g_installed.exchange(true)) return true;
   SetCommandLineMode(true);
   SetOutputPathFunction(CliOutputPath);
-  pthread_atfork(nullptr, nullptr, AfterForkChild);
+  pthread_atfork(BeforeFork, nullptr, AfterForkChild);
   std::atexit(AtExit);
   // Installed at load, before any session: a signal that arrives before session 0 exists
   // just re-raises (FinalizeProcess finds nothing to write).
@@ -53,6 +77,10 @@ bool InstallCliProcess() {
 
 Status StartSessionZero() {
   if (!InstallCliProcess()) return Status();
+  // A child forked from a process with a running GPU backend cannot use CUDA (the driver does
+  // not survive fork), and a CUPTI call could wait forever on a lock held by a thread that did
+  // not survive the fork: such a child stays unprofiled.
+  if (g_fork_child && g_parent_had_backend) return Status();
   std::lock_guard<std::mutex> lock(StartMutex());
   const CliConfig& config = GetCliConfig();
   StartOptions options;
@@ -69,7 +97,9 @@ Status StartSessionZero() {
 void FinalizeProcess() {
   if (!GetCliConfig().enabled || !IsCommandLineMode()) return;
   if (!ProfilingOn()) return;  // nothing started, or already finalized
-  if (!IsRootProcess() && !HasRecordedAnything()) return;
+  if (!IsRootProcess() && (!HasRecordedAnything() || (g_fork_child && !ForkChildRecorded()))) {
+    return;
+  }
   Status status = Finalize(std::nullopt);
   if (!status.ok()) {
     std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
