@@ -83,7 +83,6 @@ class CuptiBackend final : public Backend {
   GraphTracker graphs_;
   std::atomic<uint64_t> max_submitted_{0};
   std::atomic<uint64_t> max_completed_{0};
-  std::atomic<bool> warned_unknown_graph_{false};
   std::atomic<bool> warned_flush_{false};
   int last_flush_polls_ = 0;
   std::mutex contexts_mutex_;

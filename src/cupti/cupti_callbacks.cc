@@ -1,7 +1,6 @@
 // The callback hot path (profiler.md §5.3, §5.9, §5.10): kernel and graph launches, stream
 // capture, graph resource events and NVTX ranges. Runs on application threads; uses only
 // thread-local state, atomics and the graph tracker, and never lets an exception escape.
-#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -145,12 +144,9 @@ void CuptiBackend::HandleGraphLaunch(const CUpti_CallbackData* data) {
   if (params != nullptr && params->hGraph != nullptr) {
     cupti_->get_graph_exec_id(params->hGraph, &exec_id);
   }
+  // An unknown exec was instantiated before we subscribed: its records carry no capture key
+  // and the core falls back to the launch context (and prints the one warning of §3.8).
   GraphTracker::ExecInfo exec = graphs_.LookupExec(exec_id);
-  if (!exec.known && !warned_unknown_graph_.exchange(true)) {
-    std::fprintf(stderr,
-                 "[proton] warning: a CUDA graph captured before profiling started was "
-                 "launched; its kernels are attributed to the launch context\n");
-  }
   // A known graph without kernel nodes produces no kernel record: nothing to correlate.
   if (exec.known && exec.kernel_nodes == 0) return;
   sink_->OnLaunchEnter(data->correlationId, "", exec.known ? exec.kernel_nodes : 0);
