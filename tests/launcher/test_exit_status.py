@@ -66,7 +66,7 @@ def _start_waiting(work, name):
     return proc
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT])
 def test_signal_to_launcher(work, sig):
     proc = _start_waiting(work, "sig")
     proc.send_signal(sig)

@@ -101,3 +101,12 @@ def test_python_dash_m_proton(work):
     assert os.path.exists(os.path.join(work, "viam.hatchet"))
     assert subprocess.run([PYTHON, "-m", "proton", "-V"], env=env, capture_output=True,
                           text=True).stdout.startswith("proton ")
+
+
+def test_triton_hook_without_triton_has_no_effect(work):
+    write(work, "k.py", "import proton\nwith proton.scope('k'):\n    pass\nprint('ran')\n")
+    result = run(["-n", "k", "-k", "triton", "k.py"], work)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ran\n"
+    assert "Traceback" not in result.stderr
+    assert os.path.exists(os.path.join(work, "k.hatchet"))
