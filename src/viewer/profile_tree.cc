@@ -100,6 +100,10 @@ RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
       idx = static_cast<uint32_t>(columns_.size());
       columns_.emplace_back();
       columns_.back().key = std::string(key);
+      // Readers reserve the node arrays from the input size; reserving the columns alike
+      // avoids regrowth copies (untouched capacity costs address space, not memory).
+      columns_.back().type.reserve(parent_.capacity());
+      columns_.back().own.reserve(parent_.capacity());
       column_index_.emplace(std::string(key), idx);
     }
     if (pos >= pos_hint_.size()) pos_hint_.resize(pos + 1, kNoString);
