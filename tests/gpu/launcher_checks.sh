@@ -301,5 +301,21 @@ CU
   fi
 fi
 
+# ---- start-up cost on this (idle) machine: goal <= 50 ms added (bench/launcher) ----------
+if want startup; then
+  d=$WORK/startup; mkdir -p "$d"
+  "$PY" "$ROOT/bench/launcher/bench_startup.py" --launcher "$PROTON" --python "$PY" --runs 15 \
+      > "$d/log" 2>&1
+  cat "$d/log"
+  added=$(sed -n 's/^added *: median \([0-9.]*\) ms.*/\1/p' "$d/log")
+  if [ -z "$added" ]; then
+    fail startup "benchmark failed: $(tail -2 "$d/log" | tr '\n' ' ')"
+  elif "$PY" -c "import sys; sys.exit(0 if float('$added') <= 50 else 1)"; then
+    pass startup
+  else
+    fail startup "added ${added} ms > 50 ms"
+  fi
+fi
+
 echo "launcher checks: $failures failed"
 [ $failures -eq 0 ]
