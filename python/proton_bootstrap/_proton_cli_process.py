@@ -2,7 +2,12 @@
 start-up by ``sitecustomize``:
 
 * command-line mode and session 0 with the launcher's options (``PROTON_CLI_*``, §2.13): the
-  root process always; the others too, writing a file only if they record something (§2.7);
+  root process at once (§2.9). Other processes write a file only if they record something
+  (§2.7); on a machine with an NVIDIA driver their session starts lazily, at their first CUDA
+  use, through the CUDA injection (src/cupti -> src/core/cli), because starting it here would
+  initialise the driver in every helper process (slow, and a forked child of such a process
+  can no longer use CUDA). Without a driver they start a scopes-only session at once, so
+  their scopes are recorded.
 * the ``triton.profiler`` alias (§2.12) and the ``-k triton`` hook;
 * exit handling: an interpreter exit hook and a wrapped ``os._exit`` write the profile; a
   forked child drops its parent's session (C fork handler) and starts its own;
@@ -60,6 +65,10 @@ def _session_name(root):
         # Only the root writes to stdout; the others write files with base "proton".
         return "-" if root else os.environ.get("PROTON_CLI_FALLBACK_BASE", "proton")
     return name
+
+
+def _gpu_driver_present():
+    return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidiactl")
 
 
 def _start_session():
@@ -135,10 +144,13 @@ def _install_exit_handling():
     os._exit = _exit
 
     def _after_fork_child():
-        # The C fork handler already dropped the parent's sessions; start this process's own.
+        # The C fork handler already dropped the parent's sessions; start this process's own
+        # (on a GPU machine only through CUDA injection, as for any non-root process).
         _state["forked"] = True
         _state["root"] = False
         _state["finalized"] = False
+        if _gpu_driver_present():
+            return
         try:
             _restart_after_fork()
         except Exception as error:
@@ -186,7 +198,12 @@ def bootstrap():
     if _alias_enabled():
         import _proton_alias
         _proton_alias.install()
-    _start_session()
+    if _is_root() or not _gpu_driver_present():
+        _start_session()
+    else:
+        # Lazy: the CUDA injection starts session 0 at this process's first CUDA call. Scopes
+        # must reach the core by then (they are no-ops while the flag is off).
+        c.set_profiling_on(True)
     _install_exit_handling()
     if _state["root"] and os.environ.get("PROTON_CLI_TARGET") == "script":
         _install_script_error_line()
