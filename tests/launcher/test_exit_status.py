@@ -53,6 +53,21 @@ def test_sigint_in_child(work):
     assert shell.stdout.strip().endswith("status 130")
 
 
+def _child_of(parent):
+    """The pid of `parent`'s child (from /proc: procps may not be installed)."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == parent:
+            return int(entry)
+    raise AssertionError("no child of %d" % parent)
+
+
 def _start_waiting(work, name):
     ready = os.path.join(str(work), "ready")
     write(work, "s.py", SCRIPT.format(
@@ -78,9 +93,7 @@ def test_signal_to_launcher(work, sig):
 
 def test_sigkill_of_the_child_writes_nothing(work):
     proc = _start_waiting(work, "killed")
-    out = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True)
-    child = int(out.stdout.split()[0])
-    os.kill(child, signal.SIGKILL)
+    os.kill(_child_of(proc.pid), signal.SIGKILL)
     proc.communicate(timeout=60)
     assert died_by(proc.returncode, signal.SIGKILL)
     assert not os.path.exists(os.path.join(work, "killed.hatchet"))
