@@ -49,8 +49,12 @@ void WritePid(char* entry, size_t name_length, pid_t pid) {
 
 [[noreturn]] void ExecInChild(const ChildSpec& spec, std::vector<char*>& argv,
                               std::vector<char*>& envp, char* root_entry, int error_pipe,
-                              const sigset_t& original_mask) {
-  for (int sig : kForwarded) signal(sig, SIG_DFL);
+                              const sigset_t& original_mask, const bool* installed) {
+  // The child gets the dispositions the launcher was started with: default where we forward,
+  // and ignored signals stay ignored (`nohup proton …`, background jobs).
+  for (size_t i = 0; i < 4; ++i) {
+    if (installed[i]) signal(kForwarded[i], SIG_DFL);
+  }
   sigprocmask(SIG_SETMASK, &original_mask, nullptr);
   if (root_entry != nullptr) WritePid(root_entry, spec.root_pid_variable.size(), getpid());
   execve(spec.executable.c_str(), argv.data(), envp.data());
@@ -97,12 +101,17 @@ ChildOutcome RunChild(const ChildSpec& spec) {
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
   struct sigaction previous[4];
-  for (size_t i = 0; i < 4; ++i) sigaction(kForwarded[i], &action, &previous[i]);
+  bool installed[4] = {false, false, false, false};
+  for (size_t i = 0; i < 4; ++i) {
+    sigaction(kForwarded[i], nullptr, &previous[i]);
+    const bool ignored = (previous[i].sa_flags & SA_SIGINFO) == 0 && previous[i].sa_handler == SIG_IGN;
+    if (!ignored) installed[i] = sigaction(kForwarded[i], &action, nullptr) == 0;
+  }
 
   pid_t pid = vfork();
   if (pid == 0) {
     ExecInChild(spec, argv, envp, root_entry.empty() ? nullptr : root_entry.data(), pipe_fds[1],
-                original_mask);
+                original_mask, installed);
   }
   const int fork_error = errno;
   close(pipe_fds[1]);
@@ -110,7 +119,9 @@ ChildOutcome RunChild(const ChildSpec& spec) {
   sigprocmask(SIG_SETMASK, &original_mask, nullptr);
   if (pid < 0) {
     close(pipe_fds[0]);
-    for (size_t i = 0; i < 4; ++i) sigaction(kForwarded[i], &previous[i], nullptr);
+    for (size_t i = 0; i < 4; ++i) {
+      if (installed[i]) sigaction(kForwarded[i], &previous[i], nullptr);
+    }
     return ChildExecFailed{fork_error};
   }
 
@@ -127,7 +138,9 @@ ChildOutcome RunChild(const ChildSpec& spec) {
     waited = waitpid(pid, &status, 0);
   } while (waited < 0 && errno == EINTR);
   g_child_pid = 0;
-  for (size_t i = 0; i < 4; ++i) sigaction(kForwarded[i], &previous[i], nullptr);
+  for (size_t i = 0; i < 4; ++i) {
+    if (installed[i]) sigaction(kForwarded[i], &previous[i], nullptr);
+  }
 
   if (n == static_cast<ssize_t>(sizeof(exec_error))) return ChildExecFailed{exec_error};
   if (waited < 0) return ChildExecFailed{errno};

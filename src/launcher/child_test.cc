@@ -68,5 +68,17 @@ TEST(Child, ForwardsSignalsSentToTheLauncher) {
   EXPECT_EQ(std::get<ChildSignaled>(outcome).signal, SIGTERM);
 }
 
+TEST(Child, IgnoredSignalsStayIgnored) {
+  // `nohup proton …`: SIGHUP ignored in the launcher stays ignored in the target.
+  struct sigaction old {};
+  signal(SIGHUP, SIG_IGN);
+  ChildOutcome outcome = RunChild(Shell("kill -HUP $$; exit 4"));
+  sigaction(SIGHUP, nullptr, &old);
+  signal(SIGHUP, SIG_DFL);
+  ASSERT_TRUE(std::holds_alternative<ChildExited>(outcome));
+  EXPECT_EQ(std::get<ChildExited>(outcome).status, 4);
+  EXPECT_EQ(old.sa_handler, SIG_IGN);  // and the launcher's own disposition is restored
+}
+
 }  // namespace
 }  // namespace proton::launcher
