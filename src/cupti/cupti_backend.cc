@@ -125,11 +125,11 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   if (nvtx_enabled_ && std::getenv("NVTX_INJECTION64_PATH") == nullptr && !cupti_->path.empty()) {
     setenv("NVTX_INJECTION64_PATH", cupti_->path.c_str(), 0);
   }
-  sink_ = sink;
+  sink_.store(sink, std::memory_order_release);
   CUptiResult result = cupti_->subscribe(&subscriber_, &CallbackTrampoline, this);
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
-    sink_ = nullptr;
+    sink_.store(nullptr, std::memory_order_release);
     if (CliMode()) {
       std::fprintf(stderr, "%s\n", StepAsideWarning(cupti_, result, getpid()).c_str());
     }
@@ -160,7 +160,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     cupti_->unsubscribe(subscriber_);
     subscriber_ = nullptr;
     SetBufferOwner(nullptr);
-    sink_ = nullptr;
+    sink_.store(nullptr, std::memory_order_release);
     return status;
   }
   max_submitted_.store(0, std::memory_order_release);
@@ -204,9 +204,9 @@ void CuptiBackend::Flush(bool synchronize) {
   cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
-void CuptiBackend::ReleaseOrigins(const std::vector<uint64_t>& origins) {
-  if (sink_ == nullptr) return;
-  for (uint64_t origin : origins) sink_->OnGraphNodeReleased(origin);
+void CuptiBackend::ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins) {
+  if (sink == nullptr) return;
+  for (uint64_t origin : origins) sink->OnGraphNodeReleased(origin);
 }
 
 void CuptiBackend::Stop() {
@@ -214,7 +214,7 @@ void CuptiBackend::Stop() {
   // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
   // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it.
   cupti_->activity_disable(activity_kind_);
-  ReleaseOrigins(graphs_.Clear());
+  ReleaseOrigins(sink_.load(std::memory_order_acquire), graphs_.Clear());
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
   {
@@ -227,7 +227,7 @@ void CuptiBackend::Stop() {
   subscriber_ = nullptr;
   cupti_->finalize();
   SetBufferOwner(nullptr);
-  sink_ = nullptr;
+  sink_.store(nullptr, std::memory_order_release);
 }
 
 std::optional<DeviceInfo> CuptiBackend::QueryDevice(uint32_t device_id) {
@@ -267,18 +267,19 @@ void CuptiBackend::OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max
 
 void CuptiBackend::OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                      size_t valid_size) {
+  BackendSink* sink = sink_.load(std::memory_order_acquire);
   try {
-    if (sink_ != nullptr && cupti_ != nullptr) {
-      BufferStats stats = DecodeActivityBuffer(*cupti_, buffer, valid_size, &graphs_, sink_);
-      if (stats.incomplete != 0) sink_->OnRecordsLost(RecordLoss::kIncomplete, stats.incomplete);
+    if (sink != nullptr && cupti_ != nullptr) {
+      BufferStats stats = DecodeActivityBuffer(*cupti_, buffer, valid_size, &graphs_, sink);
+      if (stats.incomplete != 0) sink->OnRecordsLost(RecordLoss::kIncomplete, stats.incomplete);
       size_t dropped = 0;
       if (cupti_->activity_get_num_dropped_records(context, stream_id, &dropped) ==
               CUPTI_SUCCESS &&
           dropped != 0) {
-        sink_->OnRecordsLost(RecordLoss::kDropped, dropped);
+        sink->OnRecordsLost(RecordLoss::kDropped, dropped);
       }
       if (stats.max_correlation_id != 0) {
-        sink_->OnBufferCompleted(stats.max_correlation_id);
+        sink->OnBufferCompleted(stats.max_correlation_id);
         uint64_t seen = max_completed_.load(std::memory_order_relaxed);
         while (stats.max_correlation_id > seen &&
                !max_completed_.compare_exchange_weak(seen, stats.max_correlation_id,

@@ -61,20 +61,22 @@ class CuptiBackend final : public Backend {
   Status LoadLibraries();
   Status EnableCallbacks(bool nvtx);
   void DisableCallbacks();
-  void HandleDriverCall(CUpti_CallbackId id, const CUpti_CallbackData* data);
-  void HandleKernelLaunch(const CUpti_CallbackData* data);
-  void HandleGraphLaunch(const CUpti_CallbackData* data);
-  void HandleResource(CUpti_CallbackId id, const CUpti_ResourceData* data);
-  void HandleNvtx(CUpti_CallbackId id, const CUpti_NvtxData* data);
+  // Handlers get the sink loaded once by OnCallback: Stop may clear sink_ while a callback of
+  // another thread is in flight, and the sink (owned by the core) outlives the backend.
+  void HandleDriverCall(BackendSink* sink, CUpti_CallbackId id, const CUpti_CallbackData* data);
+  void HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data);
+  void HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data);
+  void HandleResource(BackendSink* sink, CUpti_CallbackId id, const CUpti_ResourceData* data);
+  void HandleNvtx(BackendSink* sink, CUpti_CallbackId id, const CUpti_NvtxData* data);
   void NoteContext(CUcontext context);
   void NoteSubmitted(uint64_t correlation_id);
   void SynchronizeContexts();
-  void ReleaseOrigins(const std::vector<uint64_t>& origins);
+  void ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins);
   int ComputeMajorOfDevice0() const;
 
   const DriverApi* driver_;
   const CuptiApi* cupti_;
-  BackendSink* sink_ = nullptr;
+  std::atomic<BackendSink*> sink_{nullptr};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   CUpti_ActivityKind activity_kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   bool nvtx_enabled_ = false;

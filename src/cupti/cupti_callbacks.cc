@@ -69,17 +69,19 @@ void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, u
 
 void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
                               const void* data) {
-  if (t_guard_depth > 0 || sink_ == nullptr) return;
+  if (t_guard_depth > 0) return;
+  BackendSink* sink = sink_.load(std::memory_order_acquire);
+  if (sink == nullptr) return;
   try {
     switch (domain) {
       case CUPTI_CB_DOMAIN_DRIVER_API:
-        HandleDriverCall(id, static_cast<const CUpti_CallbackData*>(data));
+        HandleDriverCall(sink, id, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
-        HandleResource(id, static_cast<const CUpti_ResourceData*>(data));
+        HandleResource(sink, id, static_cast<const CUpti_ResourceData*>(data));
         break;
       case CUPTI_CB_DOMAIN_NVTX:
-        HandleNvtx(id, static_cast<const CUpti_NvtxData*>(data));
+        HandleNvtx(sink, id, static_cast<const CUpti_NvtxData*>(data));
         break;
       default:
         break;
@@ -89,13 +91,14 @@ void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
   }
 }
 
-void CuptiBackend::HandleDriverCall(CUpti_CallbackId id, const CUpti_CallbackData* data) {
+void CuptiBackend::HandleDriverCall(BackendSink* sink, CUpti_CallbackId id,
+                                    const CUpti_CallbackData* data) {
   switch (ClassifyDriverCall(id)) {
     case DriverCallKind::kKernelLaunch:
-      HandleKernelLaunch(data);
+      HandleKernelLaunch(sink, data);
       break;
     case DriverCallKind::kGraphLaunch:
-      HandleGraphLaunch(data);
+      HandleGraphLaunch(sink, data);
       break;
     case DriverCallKind::kCaptureBegin:
       if (data->callbackSite == CUPTI_API_EXIT && ReturnedSuccess(data)) ++t_capture_depth;
@@ -108,7 +111,7 @@ void CuptiBackend::HandleDriverCall(CUpti_CallbackId id, const CUpti_CallbackDat
   }
 }
 
-void CuptiBackend::HandleKernelLaunch(const CUpti_CallbackData* data) {
+void CuptiBackend::HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data) {
   if (t_capture_depth > 0) {
     // Captured, not executed: no activity record will come, so no correlation state (§3.8).
     // Remember the kernel so that GRAPHNODE_CREATED inside this call can name it.
@@ -124,17 +127,17 @@ void CuptiBackend::HandleKernelLaunch(const CUpti_CallbackData* data) {
   if (data->callbackSite == CUPTI_API_ENTER) {
     NoteContext(data->context);
     const char* name = data->symbolName;
-    sink_->OnLaunchEnter(data->correlationId, name != nullptr ? name : "", 1);
+    sink->OnLaunchEnter(data->correlationId, name != nullptr ? name : "", 1);
   } else {
-    sink_->OnLaunchExit(data->correlationId);
+    sink->OnLaunchExit(data->correlationId);
     if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
   }
 }
 
-void CuptiBackend::HandleGraphLaunch(const CUpti_CallbackData* data) {
+void CuptiBackend::HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data) {
   if (t_capture_depth > 0) return;  // a child graph launched into a capture
   if (data->callbackSite == CUPTI_API_EXIT) {
-    sink_->OnLaunchExit(data->correlationId);
+    sink->OnLaunchExit(data->correlationId);
     if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
     return;
   }
@@ -149,10 +152,11 @@ void CuptiBackend::HandleGraphLaunch(const CUpti_CallbackData* data) {
   GraphTracker::ExecInfo exec = graphs_.LookupExec(exec_id);
   // A known graph without kernel nodes produces no kernel record: nothing to correlate.
   if (exec.known && exec.kernel_nodes == 0) return;
-  sink_->OnLaunchEnter(data->correlationId, "", exec.known ? exec.kernel_nodes : 0);
+  sink->OnLaunchEnter(data->correlationId, "", exec.known ? exec.kernel_nodes : 0);
 }
 
-void CuptiBackend::HandleResource(CUpti_CallbackId id, const CUpti_ResourceData* data) {
+void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
+                                  const CUpti_ResourceData* data) {
   const auto* graph = static_cast<const CUpti_GraphData*>(data->resourceDescriptor);
   if (graph == nullptr) return;
   uint64_t node_id = 0;
@@ -167,7 +171,7 @@ void CuptiBackend::HandleResource(CUpti_CallbackId id, const CUpti_ResourceData*
       bool captured = is_kernel && t_in_captured_launch;
       if (captured) {
         const char* name = t_captured_launch_name;
-        sink_->OnGraphNodeCaptured(node_id, name != nullptr ? name : "");
+        sink->OnGraphNodeCaptured(node_id, name != nullptr ? name : "");
       }
       graphs_.NodeCreated(node_id, graph_id, is_kernel, captured);
       break;
@@ -181,29 +185,30 @@ void CuptiBackend::HandleResource(CUpti_CallbackId id, const CUpti_ResourceData*
       break;
     }
     case CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING:
-      ReleaseOrigins(graphs_.NodeDestroyed(node_id));
+      ReleaseOrigins(sink, graphs_.NodeDestroyed(node_id));
       break;
     case CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING:
-      ReleaseOrigins(graphs_.GraphDestroyed(graph_id));
+      ReleaseOrigins(sink, graphs_.GraphDestroyed(graph_id));
       break;
     case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
       graphs_.ExecCreated(exec_id, graph_id);
       break;
     case CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING:
-      ReleaseOrigins(graphs_.ExecDestroyed(exec_id));
+      ReleaseOrigins(sink, graphs_.ExecDestroyed(exec_id));
       break;
     default:
       break;
   }
 }
 
-void CuptiBackend::HandleNvtx(CUpti_CallbackId id, const CUpti_NvtxData* data) {
+void CuptiBackend::HandleNvtx(BackendSink* sink, CUpti_CallbackId id,
+                              const CUpti_NvtxData* data) {
   if (id == CUPTI_CBID_NVTX_nvtxRangePushA) {
     const auto* params = static_cast<const NvtxRangePushAParams*>(data->functionParams);
     const char* message = params != nullptr ? params->message : nullptr;
-    sink_->OnNvtxPush(message != nullptr ? message : "");
+    sink->OnNvtxPush(message != nullptr ? message : "");
   } else if (id == CUPTI_CBID_NVTX_nvtxRangePop) {
-    sink_->OnNvtxPop();
+    sink->OnNvtxPop();
   }
 }
 

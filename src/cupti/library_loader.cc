@@ -44,21 +44,46 @@ void AppendGlob(const std::string& pattern, std::vector<std::string>* out) {
   globfree(&matches);
 }
 
+// argv[0] of this process as a path, found on PATH when it has no slash. Unlike
+// /proc/self/exe it keeps a virtual environment's bin/python symlink unresolved.
+std::string Argv0Path() {
+  FILE* file = std::fopen("/proc/self/cmdline", "rb");
+  if (file == nullptr) return "";
+  std::string argv0;
+  for (int c = std::fgetc(file); c != EOF && c != '\0'; c = std::fgetc(file)) {
+    argv0.push_back(static_cast<char>(c));
+  }
+  std::fclose(file);
+  if (argv0.empty() || argv0.find('/') != std::string::npos) return argv0;
+  std::string path = EnvValue("PATH");
+  for (size_t start = 0; start <= path.size();) {
+    size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    std::string candidate = Join(path.substr(start, end - start), argv0.c_str());
+    if (end > start && access(candidate.c_str(), X_OK) == 0) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+void AppendPrefixOf(const std::string& executable, std::vector<std::string>* prefixes) {
+  size_t bin = executable.rfind("/bin/");
+  if (bin != std::string::npos) prefixes->push_back(executable.substr(0, bin));
+}
+
 // Python prefixes whose site-packages may hold NVIDIA's CUPTI wheel: the active virtual or
-// conda environment, and the prefix of the running executable (…/bin/python3 → …).
+// conda environment, and the prefix of the running executable (…/bin/python3 → …), both as
+// invoked and as resolved.
 std::vector<std::string> PythonPrefixes() {
   std::vector<std::string> prefixes;
   for (const char* name : {"VIRTUAL_ENV", "CONDA_PREFIX"}) {
     std::string value = EnvValue(name);
     if (!value.empty()) prefixes.push_back(value);
   }
+  AppendPrefixOf(Argv0Path(), &prefixes);
   char exe[4096];
   ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-  if (n > 0) {
-    std::string path(exe, static_cast<size_t>(n));
-    size_t bin = path.rfind("/bin/");
-    if (bin != std::string::npos) prefixes.push_back(path.substr(0, bin));
-  }
+  if (n > 0) AppendPrefixOf(std::string(exe, static_cast<size_t>(n)), &prefixes);
   return prefixes;
 }
 
