@@ -1,0 +1,107 @@
+// Host cost per launch of our CUPTI callback path, without a GPU: the fake CUPTI emits
+// cuLaunchKernel enter/exit callbacks into the real CuptiBackend and the real core (sessions,
+// correlation, tree or trace data), and records are delivered and applied at the flush. It
+// separates the backend's own cost (no-op sink) from the core's per-launch path, which is what
+// the §7.4 overhead budget is spent on. Usage: proton_callback_path_bench [launches]
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "core/backend/registry.h"
+#include "cupti/cupti_backend.h"
+#include "cupti/fake_cupti.h"
+#include "proton/proton.h"
+
+namespace {
+
+using proton::cupti::CuptiBackend;
+namespace fake = proton::cupti::testing;
+
+// A mangled name as long as torch's elementwise kernels, so hashing costs what it costs there.
+const char* kKernel =
+    "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3EEEEv"
+    "iT0_T1_";
+
+class NullSink : public proton::BackendSink {
+ public:
+  void OnLaunchEnter(uint64_t, std::string_view, uint32_t) override {}
+  void OnLaunchExit(uint64_t) override {}
+  void OnKernelRecord(const proton::KernelRecord&) override {}
+  void OnBufferCompleted(uint64_t) override {}
+  void OnRecordsLost(proton::RecordLoss, uint64_t) override {}
+  void OnNvtxPush(std::string_view) override {}
+  void OnNvtxPop() override {}
+  bool RecordsPending() override { return false; }
+};
+
+double LaunchLoopNs(uint32_t first_id, int n) {
+  auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < n; ++i) {
+    uint32_t id = first_id + static_cast<uint32_t>(i);
+    fake::EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, kKernel);
+    fake::EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, kKernel);
+  }
+  auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double, std::nano>(t1 - t0).count() / n;
+}
+
+void QueueRecords(uint32_t first_id, int n) {
+  for (int i = 0; i < n; ++i) {
+    uint32_t id = first_id + static_cast<uint32_t>(i);
+    fake::Fake().pending.push_back({fake::MakeKernel(id, 1000u * id, 1000u * id + 700, kKernel), 0});
+  }
+}
+
+void RunSession(const char* label, const char* context, const char* data, int scopes, int n) {
+  fake::ResetFake();
+  proton::StartOptions options;
+  options.name = std::string("/tmp/proton_callback_bench_") + label;
+  options.context = context;
+  options.data = data;
+  options.backend = "cupti";
+  auto started = proton::Start(options);
+  if (!started.ok() || !started.value().has_value()) {
+    std::fprintf(stderr, "%s: start failed\n", label);
+    return;
+  }
+  for (int s = 0; s < scopes; ++s) proton::EnterScope(proton::NewScopeId(), "scope");
+  LaunchLoopNs(1, 1000);  // warm-up: nodes created, maps sized
+  double per_launch = LaunchLoopNs(1001, n);
+  QueueRecords(1, n + 1000);
+  auto t0 = std::chrono::steady_clock::now();
+  (void)proton::Deactivate(std::nullopt, /*flushing=*/true);
+  auto t1 = std::chrono::steady_clock::now();
+  double per_record = std::chrono::duration<double, std::nano>(t1 - t0).count() / (n + 1000);
+  (void)proton::Finalize(std::nullopt);
+  std::printf("%-28s %8.1f ns/launch  %8.1f ns/record (flush)\n", label, per_launch, per_record);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  int n = argc > 1 ? std::atoi(argv[1]) : 200000;
+  // Route the core's "cupti" backend to the real CuptiBackend over the fake tables.
+  proton::RegisterBackend(proton::BackendRegistration{
+      "cupti", [] { return true; },
+      [] {
+        return std::unique_ptr<proton::Backend>(
+            new CuptiBackend(fake::FakeDriverApi(), fake::FakeCuptiApi()));
+      }});
+  {
+    fake::ResetFake();
+    NullSink sink;
+    CuptiBackend backend(fake::FakeDriverApi(), fake::FakeCuptiApi());
+    if (!backend.Start(&sink, "").ok()) return 1;
+    LaunchLoopNs(1, 1000);
+    std::printf("%-28s %8.1f ns/launch\n", "backend only (no-op sink)", LaunchLoopNs(1001, n));
+    backend.Stop();
+  }
+  for (int round = 0; round < 2; ++round) {  // the first session also pays one-time costs
+    RunSession("shadow_tree", "shadow", "tree", 0, n);
+    RunSession("shadow_tree_2_scopes", "shadow", "tree", 2, n);
+    RunSession("shadow_trace", "shadow", "trace", 0, n);
+  }
+  return 0;
+}
