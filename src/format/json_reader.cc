@@ -234,7 +234,8 @@ ReadFail JsonTreeReader::ReadFrame(od::value v, NodeId n) {
   if (tok[0] != '{') return ReadFail::kShape;
   od::object obj;
   if (v.get_object().get(obj)) return ReadFail::kRead;
-  std::string name, type = "None";
+  // Views into the input or simdjson's string buffer: both outlive this call.
+  std::string_view name, type = "None";
   bool has_name = false;
   for (auto fr : obj) {
     od::field f;
@@ -254,10 +255,10 @@ ReadFail JsonTreeReader::ReadFrame(od::value v, NodeId n) {
     if (tok[0] != '"') return ReadFail::kShape;
     if (!StringOf(fv, tok, s)) return ReadFail::kRead;
     if (is_name) {
-      name.assign(s);
+      name = s;
       has_name = true;
     } else {
-      type.assign(s);
+      type = s;
     }
   }
   if (!has_name) return ReadFail::kShape;

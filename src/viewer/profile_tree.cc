@@ -149,8 +149,13 @@ void ProfileTree::SetString(NodeId n, std::string_view key, std::string_view v) 
   col.type[n] = ValueType::kString;
   col.own[n] = kMissing;
   if (col.own_str.size() < col.type.size()) col.own_str.resize(col.type.size(), kNoString);
+  // Kernels repeat the same few strings ("0", "CUDA"): try the last one before hashing.
+  uint32_t id = col.strings.empty() ? kNoString : col.last_string;
+  if (id != kNoString && col.strings[id] == v) {
+    col.own_str[n] = id;
+    return;
+  }
   auto it = col.string_ids.find(v);
-  uint32_t id;
   if (it != col.string_ids.end()) {
     id = it->second;
   } else {
@@ -159,6 +164,7 @@ void ProfileTree::SetString(NodeId n, std::string_view key, std::string_view v) 
     col.string_ids.emplace(std::string(v), id);
   }
   col.own_str[n] = id;
+  col.last_string = id;
 }
 
 void ProfileTree::SetNull(NodeId n, std::string_view key) {

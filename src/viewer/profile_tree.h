@@ -88,7 +88,8 @@ struct RawColumn {
   // orders the metric table (§3.4). Maintained by the builder; internal.
   NodeId first_node = kNoNode;
   uint32_t first_pos = 0;
-  StringIdMap string_ids;  // builder only: interning
+  StringIdMap string_ids;
+  uint32_t last_string = kNoString;  // builder only: the last interned id  // builder only: interning
 
   bool numeric() const { return kind == ColumnKind::kInteger || kind == ColumnKind::kDouble; }
   bool present(NodeId n) const { return type[n] != ValueType::kAbsent && type[n] != ValueType::kNull; }
