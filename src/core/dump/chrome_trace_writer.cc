@@ -9,7 +9,9 @@
 
 namespace proton {
 
-void WriteChromeTrace(const TraceData& data, std::string& out) {
+void WriteChromeTrace(const TraceData& data, std::string& out, const ChunkSink* chunk_sink) {
+  WriteOptions options;
+  options.chunk_sink = chunk_sink;
   const std::vector<TraceEvent>& events = data.events();
   if (events.empty()) return;
   std::vector<uint32_t> order(events.size());
@@ -51,8 +53,10 @@ void WriteChromeTrace(const TraceData& data, std::string& out) {
     out.append(",\"ts\":");
     AppendJsonDouble(out, static_cast<double>(e.start_ns - min_start) / 1000.0);
     out.push_back('}');
+    MaybeFlushChunk(options, out);
   }
   out.append("]}\n");
+  MaybeFlushChunk(options, out, /*force=*/true);
 }
 
 }  // namespace proton

@@ -6,10 +6,13 @@
 #include <string>
 
 #include "core/data/trace_data.h"
+#include "core/dump/node_metrics.h"
 
 namespace proton {
 
 // Appends the file text to `out`. Call with the data's lock held.
-void WriteChromeTrace(const TraceData& data, std::string& out);
+// With `chunk_sink`, the text goes there in chunks instead (see WriteOptions::chunk_sink).
+void WriteChromeTrace(const TraceData& data, std::string& out,
+                      const ChunkSink* chunk_sink = nullptr);
 
 }  // namespace proton

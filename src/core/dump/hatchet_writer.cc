@@ -48,6 +48,11 @@ void WriteValue(std::string& out, Layout& layout, size_t indent, const MetricEnt
     case MetricEntry::Kind::kInt: AppendJsonInt(out, e.i); break;
     case MetricEntry::Kind::kDouble: AppendJsonDouble(out, e.d); break;
     case MetricEntry::Kind::kString: AppendJsonString(out, e.s); break;
+    case MetricEntry::Kind::kDecimal:
+      out.push_back('"');
+      AppendJsonUint(out, e.u);
+      out.push_back('"');
+      break;
     case MetricEntry::Kind::kIntVector:
       WriteArray(out, layout, indent, *e.int_vector, [&](int64_t x) { AppendJsonInt(out, x); });
       break;
@@ -64,8 +69,10 @@ void WriteMetrics(std::string& out, Layout& layout, size_t indent,
     out.append("{}");
     return;
   }
-  std::sort(entries.begin(), entries.end(),
-            [](const MetricEntry& a, const MetricEntry& b) { return a.key < b.key; });
+  if (entries.size() > 1) {
+    std::sort(entries.begin(), entries.end(),
+              [](const MetricEntry& a, const MetricEntry& b) { return a.key < b.key; });
+  }
   out.push_back('{');
   for (size_t i = 0; i < entries.size(); ++i) {
     if (i) out.push_back(',');
@@ -158,6 +165,7 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
   std::vector<uint32_t> offsets, kids;
   tree.SortedChildren(&offsets, &kids);
   std::vector<MetricEntry> metrics;
+  if (options.chunk_sink != nullptr) out.reserve(kChunkBytes + (1 << 16));
 
   if (pretty) out.push_back('\n');
   out.push_back('[');
@@ -198,6 +206,7 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
     stack.pop_back();
     CollectNodeMetrics(data, node, devices, options, &metrics);
     WriteNodeTail(out, layout, indent, tree.name(node), metrics);
+    MaybeFlushChunk(options, out);
   }
   out.push_back(',');
   layout.Line(4);
@@ -205,6 +214,7 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
   layout.Line(0);
   out.push_back(']');
   if (pretty) out.push_back('\n');
+  MaybeFlushChunk(options, out, /*force=*/true);
 }
 
 }  // namespace proton

@@ -39,47 +39,57 @@ void AppendJsonDouble(std::string& out, double v) {
     out.append("null");
     return;
   }
-  // Shortest round-trip digits in scientific form: "-d.ddde+XX".
+  // Shortest round-trip digits in scientific form: "-d.ddde+XX", then laid out the way
+  // Python's repr does. Stack buffers only: this runs twice per trace event.
+  char sci[64];
+  auto res = std::to_chars(sci, sci + sizeof(sci), v, std::chars_format::scientific);
+  const char* p = sci;
+  const char* end = res.ptr;
   char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
-  size_t e_pos = sci.find('e');
-  std::string_view mant = sci.substr(0, e_pos);
-  int exp = std::atoi(std::string(sci.substr(e_pos + 1)).c_str());
-  bool negative = !mant.empty() && mant[0] == '-';
-  if (negative) mant.remove_prefix(1);
-  std::string digits;
-  for (char c : mant) {
-    if (c != '.') digits.push_back(c);
+  size_t len = 0;
+  if (*p == '-') {
+    buf[len++] = '-';
+    ++p;
   }
-  if (negative) out.push_back('-');
-  int n = static_cast<int>(digits.size());
+  char digits[32];
+  int n = 0;
+  for (; p < end && *p != 'e'; ++p) {
+    if (*p != '.') digits[n++] = *p;
+  }
+  int exp = 0;
+  auto exp_res = std::from_chars(p + 1 + (p[1] == '+' ? 1 : 0), end, exp);
+  (void)exp_res;
+  auto put = [&](char c) { buf[len++] = c; };
   if (exp >= -4 && exp < 16) {
     if (exp < 0) {
-      out.append("0.");
-      out.append(static_cast<size_t>(-exp - 1), '0');
-      out.append(digits);
+      put('0');
+      put('.');
+      for (int i = 0; i < -exp - 1; ++i) put('0');
+      for (int i = 0; i < n; ++i) put(digits[i]);
     } else if (exp + 1 >= n) {
-      out.append(digits);
-      out.append(static_cast<size_t>(exp + 1 - n), '0');
-      out.append(".0");
+      for (int i = 0; i < n; ++i) put(digits[i]);
+      for (int i = 0; i < exp + 1 - n; ++i) put('0');
+      put('.');
+      put('0');
     } else {
-      out.append(digits, 0, static_cast<size_t>(exp + 1));
-      out.push_back('.');
-      out.append(digits, static_cast<size_t>(exp + 1));
+      for (int i = 0; i <= exp; ++i) put(digits[i]);
+      put('.');
+      for (int i = exp + 1; i < n; ++i) put(digits[i]);
     }
-    return;
+  } else {
+    put(digits[0]);
+    if (n > 1) {
+      put('.');
+      for (int i = 1; i < n; ++i) put(digits[i]);
+    }
+    put('e');
+    put(exp < 0 ? '-' : '+');
+    int a = exp < 0 ? -exp : exp;
+    if (a < 10) put('0');
+    auto r = std::to_chars(buf + len, buf + sizeof(buf), a);
+    len = static_cast<size_t>(r.ptr - buf);
   }
-  out.push_back(digits[0]);
-  if (n > 1) {
-    out.push_back('.');
-    out.append(digits, 1);
-  }
-  out.push_back('e');
-  out.push_back(exp < 0 ? '-' : '+');
-  int a = exp < 0 ? -exp : exp;
-  if (a < 10) out.push_back('0');
-  out.append(std::to_string(a));
+  out.append(buf, len);
 }
 
 void AppendJsonInt(std::string& out, int64_t v) {

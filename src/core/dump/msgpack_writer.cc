@@ -2,13 +2,16 @@
 #include "core/dump/msgpack_writer.h"
 
 #include <bit>
+#include <charconv>
 #include <cstring>
 
 namespace proton {
 namespace {
 
 void BigEndian(std::string& out, uint64_t v, int bytes) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  char buf[8];
+  for (int i = 0; i < bytes; ++i) buf[i] = static_cast<char>((v >> (8 * (bytes - 1 - i))) & 0xff);
+  out.append(buf, static_cast<size_t>(bytes));
 }
 
 void Byte(std::string& out, unsigned v) { out.push_back(static_cast<char>(v)); }
@@ -33,6 +36,12 @@ void WriteEntry(std::string& out, const MetricEntry& e) {
     case MetricEntry::Kind::kInt: MsgpackInt(out, e.i); break;
     case MetricEntry::Kind::kDouble: MsgpackDouble(out, e.d); break;
     case MetricEntry::Kind::kString: MsgpackString(out, e.s); break;
+    case MetricEntry::Kind::kDecimal: {
+      char buf[24];
+      auto res = std::to_chars(buf, buf + sizeof(buf), e.u);
+      MsgpackString(out, std::string_view(buf, static_cast<size_t>(res.ptr - buf)));
+      break;
+    }
     case MetricEntry::Kind::kIntVector:
       MsgpackArrayHeader(out, static_cast<uint32_t>(e.int_vector->size()));
       for (int64_t x : *e.int_vector) MsgpackInt(out, x);
@@ -115,6 +124,7 @@ void WriteHatchetMsgpack(const TreeData& data, const DeviceTable& devices,
   std::vector<uint32_t> offsets, kids;
   tree.SortedChildren(&offsets, &kids);
   std::vector<MetricEntry> metrics;
+  if (options.chunk_sink != nullptr) out.reserve(kChunkBytes + (1 << 16));
   MsgpackArrayHeader(out, 2);
   // Pre-order walk: MessagePack containers carry their sizes up front, so nothing is closed.
   std::vector<uint32_t> stack{kRootNode};
@@ -136,6 +146,7 @@ void WriteHatchetMsgpack(const TreeData& data, const DeviceTable& devices,
     uint32_t b = offsets[node], e = offsets[node + 1];
     MsgpackArrayHeader(out, e - b);
     for (uint32_t i = e; i > b; --i) stack.push_back(kids[i - 1]);
+    MaybeFlushChunk(options, out);
   }
   std::map<std::string, std::map<std::string, const DeviceInfo*>> by_type;
   for (const auto& [id, info] : devices) by_type[info.type][std::to_string(id)] = &info;
@@ -158,6 +169,7 @@ void WriteHatchetMsgpack(const TreeData& data, const DeviceTable& devices,
       MsgpackUint(out, info->num_sms);
     }
   }
+  MaybeFlushChunk(options, out, /*force=*/true);
 }
 
 }  // namespace proton

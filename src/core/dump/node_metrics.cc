@@ -37,11 +37,19 @@ MetricEntry Uint(std::string_view key, uint64_t v) {
   return e;
 }
 
-MetricEntry String(std::string_view key, std::string v) {
+MetricEntry String(std::string_view key, std::string_view v) {
   MetricEntry e;
   e.key = key;
   e.kind = MetricEntry::Kind::kString;
-  e.s = std::move(v);
+  e.s = v;
+  return e;
+}
+
+MetricEntry Decimal(std::string_view key, uint64_t v) {
+  MetricEntry e;
+  e.key = key;
+  e.kind = MetricEntry::Kind::kDecimal;
+  e.u = v;
   return e;
 }
 
@@ -76,8 +84,8 @@ void CollectNodeMetrics(const TreeData& data, uint32_t node, const DeviceTable& 
   } else if (const KernelMetrics* k = data.Kernel(node)) {
     out->push_back(Uint("time (ns)", k->time_ns));
     out->push_back(Uint("count", k->count));
-    out->push_back(String("device_id", std::to_string(k->device_id)));
-    out->push_back(String("device_type", std::string(DeviceTypeOf(devices, k->device_id))));
+    out->push_back(Decimal("device_id", k->device_id));
+    out->push_back(String("device_type", DeviceTypeOf(devices, k->device_id)));
     fixed_end = out->size();
   }
   if (node != kRootNode) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,20 +17,37 @@ namespace proton {
 
 using DeviceTable = std::map<uint32_t, DeviceInfo>;
 
+// Receives the output in chunks when set (see WriteOptions::chunk_sink).
+using ChunkSink = std::function<void(std::string_view)>;
+
 struct WriteOptions {
   // Triton 3.6 (and ours, formats.md §6) puts a 0 on ROOT for every inclusive flexible metric;
   // 3.7+ only for count/time. False reproduces the 3.7 layout (formats.md §3.4 example).
   bool flexible_root_placeholders = true;
+  // When set, writers hand the text over in chunks of about kChunkBytes (and clear their
+  // buffer), so large profiles stream to the file instead of sitting in memory.
+  const ChunkSink* chunk_sink = nullptr;
 };
 
+inline constexpr size_t kChunkBytes = 1 << 20;
+
+// Hands `out` to the sink when it is large enough (or `force`).
+inline void MaybeFlushChunk(const WriteOptions& options, std::string& out, bool force = false) {
+  if (options.chunk_sink != nullptr && (force || out.size() >= kChunkBytes)) {
+    (*options.chunk_sink)(out);
+    out.clear();
+  }
+}
+
 struct MetricEntry {
-  enum class Kind { kUint, kInt, kDouble, kString, kIntVector, kDoubleVector };
+  // kDecimal: `u` written as a decimal string ("device_id": "0").
+  enum class Kind { kUint, kInt, kDouble, kString, kDecimal, kIntVector, kDoubleVector };
   std::string_view key;
   Kind kind = Kind::kUint;
   uint64_t u = 0;
   int64_t i = 0;
   double d = 0;
-  std::string s;
+  std::string_view s;  // kString; points into the data or the device table
   const std::vector<int64_t>* int_vector = nullptr;
   const std::vector<double>* double_vector = nullptr;
 };

@@ -25,45 +25,69 @@ Status WriteAll(int fd, std::string_view bytes) {
   return Status();
 }
 
+Status CannotWrite(const std::string& path, const std::string& why) {
+  return Status::Error("cannot write " + path + ": " + why, ErrorKind::kRuntime);
+}
+
 }  // namespace
 
-Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
+OutputFile::~OutputFile() {
+  if (fd_ >= 0 && !stdout_) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+  }
+}
+
+Status OutputFile::Open(const std::string& path) {
+  path_ = path;
+  if (path == "-") {
+    std::fflush(stdout);
+    stdout_ = true;
+    fd_ = STDOUT_FILENO;
+    return Status();
+  }
   namespace fs = std::filesystem;
   fs::path target(path);
   std::error_code ec;
   if (target.has_parent_path()) {
     fs::create_directories(target.parent_path(), ec);
-    if (ec) {
-      return Status::Error("cannot create directory " + target.parent_path().string() + ": " +
-                               ec.message(),
-                           ErrorKind::kRuntime);
-    }
+    if (ec) return CannotWrite(path, "cannot create its directory: " + ec.message());
   }
   static std::atomic<unsigned> counter{0};
-  std::string temp = path + ".tmp" + std::to_string(::getpid()) + "_" +
-                     std::to_string(counter.fetch_add(1));
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    return Status::Error("cannot write " + path + ": " + std::strerror(errno),
-                         ErrorKind::kRuntime);
-  }
-  Status st = WriteAll(fd, bytes);
-  if (::close(fd) != 0 && st.ok()) st = Status::Error(std::strerror(errno), ErrorKind::kRuntime);
-  if (st.ok() && std::rename(temp.c_str(), path.c_str()) != 0) {
-    st = Status::Error(std::strerror(errno), ErrorKind::kRuntime);
-  }
-  if (!st.ok()) {
-    ::unlink(temp.c_str());
-    return Status::Error("cannot write " + path + ": " + st.message(), ErrorKind::kRuntime);
-  }
+  temp_ = path + ".tmp" + std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
+  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) return CannotWrite(path, std::strerror(errno));
   return Status();
 }
 
-Status WriteStdout(std::string_view bytes) {
-  std::fflush(stdout);
-  Status st = WriteAll(STDOUT_FILENO, bytes);
-  if (!st.ok()) return Status::Error("cannot write to stdout: " + st.message(), ErrorKind::kRuntime);
-  return Status();
+Status OutputFile::Write(std::string_view bytes) {
+  if (!error_.ok() || fd_ < 0) return error_;
+  Status st = WriteAll(fd_, bytes);
+  if (!st.ok()) error_ = stdout_ ? Status::Error("cannot write to stdout: " + st.message(),
+                                                 ErrorKind::kRuntime)
+                                 : CannotWrite(path_, st.message());
+  return error_;
 }
+
+Status OutputFile::Commit() {
+  if (stdout_ || fd_ < 0) return error_;
+  int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 && error_.ok()) error_ = CannotWrite(path_, std::strerror(errno));
+  if (error_.ok() && std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    error_ = CannotWrite(path_, std::strerror(errno));
+  }
+  if (!error_.ok()) ::unlink(temp_.c_str());
+  return error_;
+}
+
+Status WriteFileAtomic(const std::string& path, std::string_view bytes) {
+  OutputFile file;
+  PROTON_RETURN_IF_ERROR(file.Open(path));
+  PROTON_RETURN_IF_ERROR(file.Write(bytes));
+  return file.Commit();
+}
+
+Status WriteStdout(std::string_view bytes) { return WriteFileAtomic("-", bytes); }
 
 }  // namespace proton

@@ -218,22 +218,24 @@ DeviceTable SessionManager::DevicesForLocked(Data& data) {
 
 namespace {
 
-Result<std::string> Serialize(Data& data, const DeviceTable& devices, std::string_view format) {
-  std::string out;
+// Writes `data` in `format` to `out`, or in chunks to `sink` when given.
+Status Serialize(Data& data, const DeviceTable& devices, std::string_view format,
+                 std::string& out, const ChunkSink* sink = nullptr) {
   if (format == "chrome_trace") {
-    if (!data.is_trace()) return Status(RuntimeError("Output format not supported"));
-    data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out); });
-    return out;
+    if (!data.is_trace()) return RuntimeError("Output format not supported");
+    data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out, sink); });
+    return Status();
   }
-  if (data.is_trace()) return Status(RuntimeError("Output format not supported"));
+  if (data.is_trace()) return RuntimeError("Output format not supported");
   auto& tree = static_cast<TreeData&>(data);
   WriteOptions options;
+  options.chunk_sink = sink;
   if (format == "hatchet_msgpack") {
     data.WithLock([&] { WriteHatchetMsgpack(tree, devices, options, out); });
   } else {
     data.WithLock([&] { WriteHatchet(tree, devices, options, out); });
   }
-  return out;
+  return Status();
 }
 
 // "" = the data kind's default; otherwise one of the three names, case-insensitive.
@@ -252,11 +254,14 @@ std::string FormatFor(const Session& s, const std::string& format) {
 
 Status SessionManager::WriteSessionLocked(Session& session, std::string_view format) {
   DeviceTable devices = DevicesForLocked(*session.data);
-  PROTON_ASSIGN_OR_RETURN(std::string bytes, Serialize(*session.data, devices, format));
   std::string path =
       IsStdoutName(session.name) ? "-" : OutputPathFor(session.name, format, session.default_name);
-  if (path == "-") return WriteStdout(bytes);
-  PROTON_RETURN_IF_ERROR(WriteFileAtomic(path, bytes));
+  OutputFile file;
+  PROTON_RETURN_IF_ERROR(file.Open(path));
+  ChunkSink sink = [&file](std::string_view chunk) { (void)file.Write(chunk); };
+  std::string buffer;
+  PROTON_RETURN_IF_ERROR(Serialize(*session.data, devices, format, buffer, &sink));
+  PROTON_RETURN_IF_ERROR(file.Commit());
   if (GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
   return Status();
 }
@@ -319,7 +324,10 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
   if (phase != 0) {
     return Status(RuntimeError("[PROTON] Phase " + std::to_string(phase) + " has no data."));
   }
-  return Serialize(*s.data, DevicesForLocked(*s.data), msgpack ? "hatchet_msgpack" : "hatchet");
+  std::string out;
+  PROTON_RETURN_IF_ERROR(
+      Serialize(*s.data, DevicesForLocked(*s.data), msgpack ? "hatchet_msgpack" : "hatchet", out));
+  return out;
 }
 
 Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
