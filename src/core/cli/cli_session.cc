@@ -3,10 +3,12 @@
 // FinalizeProcess on the exiting thread or the signal writer thread.
 #include "core/cli/cli_session.h"
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -60,6 +62,20 @@ bool ForkChildRecorded() {
   return next != std::string::npos && text[next] != ']';
 }
 
+// Whether a Python interpreter runs in this process (its frames feed the python context).
+bool InPythonProcess() {
+  using IsInitializedFn = int (*)();
+  auto is_initialized =
+      reinterpret_cast<IsInitializedFn>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
+  return is_initialized != nullptr && is_initialized() != 0;
+}
+
+bool IsPythonContext(const std::string& context) {
+  std::string lower;
+  for (char c : context) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower == "python";
+}
+
 }  // namespace
 
 bool InstallCliProcess() {
@@ -89,6 +105,14 @@ Status StartSessionZero() {
   options.data = config.data;
   options.backend = config.backend;
   options.mode = config.mode;
+  if (IsPythonContext(options.context) && !InPythonProcess()) {
+    // §2.9: a process without Python frames records with the shadow context instead.
+    std::fprintf(stderr,
+                 "[proton] warning: -c python in a process that is not Python (pid %d): "
+                 "using the shadow context\n",
+                 static_cast<int>(getpid()));
+    options.context = "shadow";
+  }
   Result<std::optional<int>> started = StartCliSession(options);
   if (!started.ok()) return started.status();
   return Status();
