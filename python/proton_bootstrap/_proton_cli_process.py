@@ -96,6 +96,13 @@ def finalize_now():
         return
     if _state["forked"] and not _state["root"] and not _fork_child_recorded(c):
         return
+    # A second Ctrl-C must not cut the write short (§2.10): the process is exiting anyway.
+    previous = None
+    try:
+        import signal
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except (ValueError, OSError, TypeError):  # not the main thread, or no handler to restore
+        previous = None
     try:
         profile = sys.modules.get("proton.profile")
         if profile is not None:
@@ -106,6 +113,12 @@ def finalize_now():
             c.finalize(None, "")
     except Exception as error:  # never turn the exit of the user's program into a crash
         sys.stderr.write("[proton] warning: could not write the profile: %s\n" % error)
+    finally:
+        if previous is not None:
+            try:
+                signal.signal(signal.SIGINT, previous)
+            except (ValueError, OSError, TypeError):
+                pass
 
 
 def _fork_child_recorded(c):
