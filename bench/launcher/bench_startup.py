@@ -5,7 +5,10 @@ Runs `python3 empty.py` and `proton empty.py` (same interpreter, PROTON_PYTHON) 
 N times each after a warm-up, and prints the median and quartiles of each and the median
 difference. Usage:
     bench/launcher/bench_startup.py [--launcher build/bin/proton] [--python /usr/bin/python3]
-                                    [--runs 20] [--script FILE]
+                                    [--runs 20] [--script FILE] [--env KEY=VALUE ...]
+On a GPU machine the profiled run also initialises the CUDA driver and CUPTI in the root
+process (as the reference does); `--env CUDA_VISIBLE_DEVICES=` hides the GPUs to measure the
+command's own cost.
 """
 
 import argparse
@@ -44,6 +47,8 @@ def main():
     parser.add_argument("--python", default=os.path.realpath(sys.executable))
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--script", default=None, help="script to run (default: empty)")
+    parser.add_argument("--env", action="append", default=[], metavar="KEY=VALUE",
+                        help="extra environment for both commands (repeatable)")
     args = parser.parse_args()
 
     work = tempfile.mkdtemp(prefix="proton-bench-")
@@ -52,6 +57,9 @@ def main():
         open(script, "w").close()
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROTON_")}
     env["PROTON_PYTHON"] = args.python
+    for item in args.env:
+        key, _, value = item.partition("=")
+        env[key] = value
     plain_cmd = [args.python, script]
     proton_cmd = [args.launcher, "-n", os.path.join(work, "out"), script]
     for _ in range(3):  # warm-up: page cache, pyc files
