@@ -55,7 +55,9 @@ def main():
     script = args.script or os.path.join(work, "empty.py")
     if args.script is None:
         open(script, "w").close()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PROTON_")}
+    # A user's environment: bytecode caches are used and written as usual.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PROTON_") and k != "PYTHONDONTWRITEBYTECODE"}
     env["PROTON_PYTHON"] = args.python
     for item in args.env:
         key, _, value = item.partition("=")
