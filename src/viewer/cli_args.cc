@@ -180,9 +180,7 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
     case Opt::kThreshold: {
       std::optional<double> v = ParsePyFloat(*value);
       if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
-      if (!std::isfinite(*v)) {
-        return ArgumentError(opt, "threshold must be a finite number: '" + *value + "'");
-      }
+      // inf and nan are accepted here, like Python's float(); see CheckAfterScan.
       a.threshold = *v;
       a.has_threshold = *v != 0.0;  // Python truthiness: -t 0 does nothing
       a.threshold_text = *value;
@@ -309,6 +307,11 @@ Status CheckAfterScan(ScanState& st) {
   }
   if (a.file == "-" && a.diff_profile == "-") {
     return Status::UsageError("standard input ('-') can only be read once");
+  }
+  // The reference fails on a non-finite threshold only once it filters, i.e. with metrics.
+  if (!a.metrics.empty() && std::isnan(a.threshold - a.threshold)) {
+    return ArgumentError(Opt::kThreshold,
+                         "threshold must be a finite number: '" + a.threshold_text + "'");
   }
   return Status();
 }

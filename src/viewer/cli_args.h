@@ -20,7 +20,8 @@ struct ViewerArgs {
   std::vector<std::string> metrics;  // -m items, trimmed; empty = no metrics
   std::string include;               // "" = not given (an empty value counts as not given)
   std::string exclude;
-  bool has_threshold = false;        // -t given with a non-zero value (§5.1)
+  bool has_threshold = false;        // -t given with a non-zero value (§5.1); finite when
+                                     // metrics are given (checked after the scan)
   double threshold = 0.0;
   std::string threshold_text;        // as typed, for "--threshold X removes every frame"
   int64_t depth = 100;

@@ -124,12 +124,20 @@ TEST(CliArgs, ValueTypes) {
   EXPECT_EQ(Error({"-t", "x", "f"}), "argument -t/--threshold: invalid float value: 'x'");
   EXPECT_EQ(Error({"-d", "1.5", "f"}), "argument -d/--depth: invalid int value: '1.5'");
   EXPECT_EQ(Error({"-d", "0x10", "f"}), "argument -d/--depth: invalid int value: '0x10'");
-  EXPECT_EQ(Error({"-t", "inf", "f"}),
+  EXPECT_EQ(Error({"-m", "t", "-t", "inf", "f"}),
             "argument -t/--threshold: threshold must be a finite number: 'inf'");
-  EXPECT_EQ(Error({"-t", "NaN", "f"}),
+  EXPECT_EQ(Error({"-m", "t", "-t", "NaN", "f"}),
             "argument -t/--threshold: threshold must be a finite number: 'NaN'");
-  EXPECT_EQ(Error({"-t", "1e400", "f"}),
+  EXPECT_EQ(Error({"-m", "t", "-t", "1e400", "f"}),
             "argument -t/--threshold: threshold must be a finite number: '1e400'");
+  // Accepted by the scan (like float()): checked after it, and only when metrics are given.
+  EXPECT_TRUE(Parse({"-t", "inf", "-h"}).help);
+  EXPECT_EQ(Error({"-t", "nan", "-m"}), "argument -m/--metrics: expected one argument");
+  EXPECT_EQ(Error({"-m", "t", "-t", "inf", "-diff", "-", "-"}),
+            "standard input ('-') can only be read once");
+  EXPECT_TRUE(Parse({"-l", "-t", "inf", "f"}).list);
+  EXPECT_TRUE(Parse({"-t", "inf", "f"}).metrics.empty());
+  EXPECT_EQ(Parse({"-m", "t", "-t", "inf", "-t", "2", "f"}).threshold, 2.0);
   EXPECT_EQ(Error({"-f", "short", "f"}),
             "argument -f/--format: invalid choice: 'short' (choose from 'full', "
             "'file_function_line', 'function_line', 'file_function')");
