@@ -106,6 +106,34 @@ TEST_F(SessionTest, SuffixRepeatedAndParentsCreated) {
   }
 }
 
+TEST_F(SessionTest, RewriteReplacesWholeFileAndLeavesNoTemporary) {
+  {
+    std::FILE* f = std::fopen((dir_ + "/r.hatchet").c_str(), "w");
+    std::fputs(std::string(100000, 'x').c_str(), f);
+    std::fclose(f);
+  }
+  int id = StartOk(Named("r"));
+  ASSERT_TRUE(Finalize(id).ok());
+  std::string text = test::ReadFile(dir_ + "/r.hatchet");
+  EXPECT_EQ(text.find('x'), std::string::npos);
+  EXPECT_EQ(text.substr(0, 2), "\n[");
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(dir_)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+}
+
+TEST_F(SessionTest, UnwritablePathIsAnErrorNotACrash) {
+  {
+    std::FILE* f = std::fopen((dir_ + "/file").c_str(), "w");
+    std::fclose(f);
+  }
+  int id = StartOk(Named("file/sub/out"));  // a parent is a regular file
+  Status st = Finalize(id);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message().rfind("cannot write " + dir_ + "/file/sub/out.hatchet", 0), 0u)
+      << st.message();
+}
+
 TEST_F(SessionTest, DefaultNameIsProton) {
   auto cwd = fs::current_path();
   fs::current_path(dir_);
