@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/config/config.h"
+#include "core/record/recorder.h"
 
 namespace proton {
 namespace {
@@ -22,6 +23,12 @@ std::atomic<bool> g_graph_fallback_warned{false};
 
 void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
                                uint32_t expected_records) {
+  if (Recording()) {
+    RecordLine("launch_enter")
+        .Uint("corr", correlation_id)
+        .Str("name", kernel_name)
+        .Uint("expected", expected_records);
+  }
   std::vector<CaptureTarget> targets;
   CaptureLaunch(kernel_name, &targets);
   std::lock_guard<std::mutex> lock(mutex_);
@@ -34,18 +41,22 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
 }
 
 void Correlator::OnLaunchExit(uint64_t correlation_id) {
+  if (Recording()) RecordLine("launch_exit").Uint("corr", correlation_id);
   AtomicMax(max_submitted_, correlation_id);
 }
 
 void Correlator::OnNvtxPush(std::string_view message) {
+  if (Recording()) RecordLine("nvtx_push").Str("message", message);
   if (GetConfig().enable_nvtx) ContextNvtxPush(message);
 }
 
 void Correlator::OnNvtxPop() {
+  if (Recording()) RecordLine("nvtx_pop");
   if (GetConfig().enable_nvtx) ContextNvtxPop();
 }
 
 void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kernel_name) {
+  if (Recording()) RecordLine("graph_captured").Uint("key", capture_key).Str("name", kernel_name);
   std::vector<std::pair<int, std::vector<std::string>>> paths;
   CaptureGraphPaths(kernel_name, &paths);
   if (paths.empty()) return;
@@ -54,6 +65,7 @@ void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kern
 }
 
 void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
+  if (Recording()) RecordLine("graph_released").Uint("key", capture_key);
   std::lock_guard<std::mutex> lock(mutex_);
   graph_paths_.erase(capture_key);
 }
@@ -92,6 +104,17 @@ void Correlator::Apply(const std::vector<CaptureTarget>& targets, const KernelRe
 }
 
 void Correlator::OnKernelRecord(const KernelRecord& record) {
+  if (Recording()) {
+    RecordLine("record")
+        .Uint("corr", record.correlation_id)
+        .Uint("start", record.start_ns)
+        .Uint("end", record.end_ns)
+        .Uint("device", record.device_id)
+        .Uint("stream", record.stream_id)
+        .Str("name", record.name)
+        .Uint("graph", record.graph_id)
+        .Uint("node", record.graph_node_id);
+  }
   std::vector<CaptureTarget> targets;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -119,10 +142,12 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
 }
 
 void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
+  if (Recording()) RecordLine("buffer").Uint("max", max_correlation_id);
   AtomicMax(max_completed_, max_correlation_id);
 }
 
 void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
+  if (Recording()) RecordLine("lost").Int("why", static_cast<int>(why)).Uint("count", count);
   std::lock_guard<std::mutex> lock(mutex_);
   switch (why) {
     case RecordLoss::kDropped: counters_.dropped += count; break;

@@ -15,6 +15,7 @@
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
 #include "core/dump/output_file.h"
+#include "core/record/recorder.h"
 #include "core/session/cli_mode.h"
 #include "core/session/mode.h"
 
@@ -212,6 +213,10 @@ DeviceTable SessionManager::DevicesForLocked(Data& data) {
       }
     }
     if (it != device_cache_.end()) table.emplace(id, it->second);
+  }
+  // Each write records the properties it uses, so a replay writes the same device table.
+  if (Recording()) {
+    for (const auto& [id, info] : table) RecordDevice(id, info);
   }
   return table;
 }

@@ -1,0 +1,83 @@
+// PROTON_RECORD round trip (profiler.md §5.15, N19 without a GPU): a fake-backend run is
+// recorded, the recording is replayed, and the replay writes the same files byte for byte.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/backend/fake_backend.h"
+#include "core/record/recorder.h"
+#include "core/test/recording_replay.h"
+#include "core/test/test_util.h"
+#include "proton/proton.h"
+
+namespace proton {
+namespace {
+
+void Workload(const std::string& dir) {
+  StartOptions o;
+  o.name = dir + "/tree";
+  o.backend = "fake";
+  int s0 = Start(o)->value();
+  FakeBackend* fake = FakeBackend::Current();
+  o.name = dir + "/trace";
+  o.data = "trace";
+  int s1 = Start(o)->value();
+  uint64_t a = NewScopeId();
+  EnterScope(a, "add_phase");
+  ASSERT_TRUE(AddMetrics(a, {{"flops16", int64_t{7}}, {"v", std::vector<double>{0.5, 1}},
+                             {"ex (exc)", int64_t{-3}}})
+                  .ok());
+  EnterState("__proton_launch_metadata:add_kernel");
+  fake->LaunchAndRun("helper", 11);
+  ExitState();
+  uint64_t op = NewScopeId();
+  EnterOp(op, "add_1048576");
+  ASSERT_TRUE(AddOpMetrics(op, {{"bytes", 12.0}, {"flops32", int64_t{4}}}).ok());
+  fake->LaunchAndRun("add_kernel", 2240);
+  ExitOp(op);
+  std::thread helper([&] {
+    // D9: no own scope: attributed to the main thread's current stack.
+    uint64_t corr = fake->NextCorrelationId();
+    fake->sink()->OnLaunchEnter(corr, "bwd", 1);
+    fake->sink()->OnLaunchExit(corr);
+    fake->Queue(FakeRecord{corr, "bwd", 9000, 9500, 0, 13, 0, 0});
+  });
+  helper.join();
+  ASSERT_TRUE(ExitScope(a, "add_phase").ok());
+  fake->sink()->OnNvtxPush("range");
+  fake->LaunchAndRun("nvjet", 5000);
+  fake->sink()->OnNvtxPop();
+  fake->CompleteBuffer({1, 0});
+  ASSERT_TRUE(Deactivate(s1).ok());
+  fake->LaunchAndRun("late", 100);  // delivered by the finalize flush
+  fake->Drop(2);
+  ASSERT_TRUE(Finalize(s1).ok());
+  ASSERT_TRUE(Finalize(s0, "hatchet_msgpack").ok());
+}
+
+TEST(Recording, ReplayReproducesFilesByteForByte) {
+  test::ResetCore();
+  std::string dir = test::TempDir();
+  std::string record_path = dir + "/rec.jsonl";
+  SetRecordPath(record_path);
+  Workload(dir + "/run");
+  SetRecordPath("");
+  test::ResetCore();
+  std::string recording = test::ReadFile(record_path);
+  ASSERT_NE(recording.find("\"ev\":\"device\""), std::string::npos);
+  ASSERT_NE(recording.find("\"ev\":\"record\""), std::string::npos);
+  Status st = test::ReplayRecording(recording, [&](const std::string& name) {
+    return dir + "/replay" + name.substr(name.rfind('/'));
+  });
+  ASSERT_TRUE(st.ok()) << st.message();
+  for (const char* file : {"/tree.hatchet_msgpack", "/trace.chrome_trace"}) {
+    std::string a = test::ReadFile(dir + "/run" + file);
+    std::string b = test::ReadFile(dir + "/replay" + file);
+    EXPECT_FALSE(a.empty()) << file;
+    EXPECT_EQ(a, b) << file;
+  }
+  test::ResetCore();
+}
+
+}  // namespace
+}  // namespace proton
