@@ -56,6 +56,9 @@ uint16_t ProfileTree::InternType(std::string_view type) {
 
 NodeId ProfileTree::AddNode(NodeId parent) {
   const NodeId id = static_cast<NodeId>(parent_.size());
+  // Every pass relies on parent < child; a misused builder must not corrupt memory.
+  if (id > 0 && (parent == kNoNode || parent >= id)) parent = 0;
+  if (id == 0) parent = kNoNode;
   parent_.push_back(parent);
   depth_.push_back(parent == kNoNode ? 0 : depth_[parent] + 1);
   name_off_.push_back(0);

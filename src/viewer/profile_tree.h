@@ -141,6 +141,9 @@ class ProfileTree {
   // ---- Building (readers, tests). Nodes must be added in FILE pre-order: the first node is
   // the root (parent kNoNode); each later node's parent is the previous node or one of its
   // ancestors. Returns the new node's id (== number of nodes added before it).
+  // (Strictly, only parent < id is needed for correctness of every pass; pre-order is what
+  // makes "file order" and first appearance mean what the spec says. A parent that is not
+  // an earlier node, or a second root, is attached to the root instead.)
   NodeId AddNode(NodeId parent, std::string_view name, std::string_view type = "function");
   // The same in two steps, for JSON where "children" precedes "frame" (sorted keys): the id
   // is taken when the node's object opens; the frame is set whenever it is read.
