@@ -37,6 +37,21 @@ class Translator {
   Result<std::string> Run() {
     while (i_ < p_.size()) {
       const char c = p_[i_];
+      // "\B*" is "nothing to repeat" in Python; our \B is a group PCRE2 would repeat.
+      const bool quantifier = c == '*' || c == '+' || c == '?';
+      if (quantifier && (after_b_ || (after_quantifier_ && comment_since_))) {
+        return Bad();  // Python: "nothing to repeat" / "multiple repeat"
+      }
+      if (p_.substr(i_, 3) == "(?#") {  // a comment is not an item: skip it, keep the flags
+        const size_t end = p_.find(')', i_);
+        if (end == std::string_view::npos) return Bad();
+        i_ = end + 1;
+        comment_since_ = true;
+        continue;
+      }
+      after_b_ = false;
+      after_quantifier_ = quantifier;
+      comment_since_ = false;
       if (c == '\\') {
         PROTON_RETURN_IF_ERROR(Escape(/*in_class=*/false));
       } else if (c == '[') {
@@ -46,6 +61,7 @@ class Translator {
       } else if (c == ')') {
         if (open_.empty()) return Bad();
         open_.pop_back();
+        open_names_.pop_back();
         out_ += ')';
         ++i_;
         item_seen_ = true;
@@ -94,10 +110,15 @@ class Translator {
         out_ += '\\';
         out_ += c;
         return Status();
-      case 'A': case 'B':
+      case 'A':
         if (in_class) return Bad();
-        out_ += '\\';
-        out_ += c;
+        out_ += "\\A";
+        return Status();
+      case 'B':
+        if (in_class) return Bad();
+        // Python's \B never matches in an empty string (PCRE2's does).
+        out_ += "(?:(?!\\A\\z)\\B)";
+        after_b_ = true;
         return Status();
       case 'b':
         out_ += in_class ? "\\x08" : "\\b";
@@ -212,6 +233,7 @@ class Translator {
     if (i_ < p_.size() && p_[i_] == '*') return Bad();  // "(*VERB)" is PCRE2-only
     if (i_ >= p_.size() || p_[i_] != '?') {
       open_.push_back(++groups_);
+      open_names_.emplace_back();
       out_ += '(';
       return Status();
     }
@@ -220,6 +242,7 @@ class Translator {
     const char c = p_[i_];
     if (c == ':' || c == '=' || c == '!' || c == '>') {
       open_.push_back(0);
+      open_names_.emplace_back();
       out_ += "(?";
       out_ += c;
       ++i_;
@@ -227,15 +250,10 @@ class Translator {
     }
     if (c == '<' && i_ + 1 < p_.size() && (p_[i_ + 1] == '=' || p_[i_ + 1] == '!')) {
       open_.push_back(0);
+      open_names_.emplace_back();
       out_ += "(?<";
       out_ += p_[i_ + 1];
       i_ += 2;
-      return Status();
-    }
-    if (c == '#') {  // comment up to the first ')'
-      size_t end = p_.find(')', i_);
-      if (end == std::string_view::npos) return Bad();
-      i_ = end + 1;
       return Status();
     }
     if (c == 'P') return NamedGroup();
@@ -265,6 +283,7 @@ class Translator {
       }
       names_.emplace_back(name);
       open_.push_back(++groups_);
+      open_names_.emplace_back(name);
       out_ += "(?P<";
       out_ += name;
       out_ += '>';
@@ -272,6 +291,9 @@ class Translator {
       bool known = false;
       for (const std::string& n : names_) known = known || n == name;
       if (!known) return Bad();
+      for (const std::string& n : open_names_) {
+        if (n == name) return Bad();  // cannot refer to an open group
+      }
       out_ += "(?P=";
       out_ += name;
       out_ += ')';
@@ -315,6 +337,7 @@ class Translator {
       if (off.find(f) != std::string::npos) return Bad();
     }
     open_.push_back(0);
+    open_names_.emplace_back();
     out_ += "(?" + on + (minus ? "-" + off : "") + ":";
     return Status();
   }
@@ -325,7 +348,11 @@ class Translator {
   int groups_ = 0;
   std::vector<int> open_;  // open groups: capture number, or 0 for non-capturing
   std::vector<std::string> names_;
+  std::vector<std::string> open_names_;  // parallel to open_: the group's name or ""
   bool item_seen_ = false;
+  bool after_b_ = false;            // the last item was \B
+  bool after_quantifier_ = false;  // the last character was * + or ?
+  bool comment_since_ = false;     // a (?#...) comment followed it
   bool top_alternation_ = false;
 };
 

@@ -61,6 +61,9 @@ TEST(NamePattern, ClassesAndEscapes) {
   EXPECT_TRUE(Match(".*phase\\b", "add_phase"));
   EXPECT_FALSE(Match(".*phase\\b", "add_phasex"));
   EXPECT_TRUE(Match("a\\Bb", "ab"));
+  EXPECT_FALSE(Match("\\B", ""));  // Python's \B never matches in an empty string
+  EXPECT_FALSE(Match("\\B", "ab"));  // position 0 of "ab" is a word boundary
+  EXPECT_TRUE(Match("a(?#note)b", "ab"));
   EXPECT_TRUE(Match("\\.", "."));
   EXPECT_FALSE(Match("\\.", "x"));
   EXPECT_TRUE(Match("\\\\", "\\"));  // \\ matches one backslash
@@ -114,7 +117,8 @@ TEST(NamePattern, Refusals) {
                           "(?<name>a)", "\\1", "(a\\1)", "[\\A]", "[\\8]", "(?P<1>a)",
                           "(?P=nope)", "a(?i)b", "(?x)a", "(?)", "\\K", "\\h", "\\R", "\\Q",
                           "\\e", "\\G", "\\N", "\\p", "\\k", "\\c", "\\g", "(?|a)", "(?R)",
-                          "(*FAIL)", "[z-a]", "\\ud800", "(?#x"}) {
+                          "(*FAIL)", "[z-a]", "\\ud800", "(?#x", "\\B*", "(?P<n>(?P=n))",
+                          "a?(?#c)?"}) {
     EXPECT_EQ(CompileError(bad, "--exclude"),
               "invalid regular expression in --exclude: '" + std::string(bad) + "'")
         << bad;
