@@ -374,7 +374,7 @@ class MsgpackTreeReader {
 ReadFail ParseMsgpack(const char* data, size_t size, ProfileTree& tree) {
   const auto* p = reinterpret_cast<const uint8_t*>(data);
   Cursor cur(p, p + size);
-  tree.Reserve(size / 24 + 16, size / 8 + 64);  // see ParseJson: capacity is cheap
+  tree.Reserve(size / 24 + 16, size / 2 + 64);  // see ParseJson: capacity is cheap
   ReadFail r;
   {
     MsgpackTreeReader reader(cur, tree);

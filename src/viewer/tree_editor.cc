@@ -123,7 +123,7 @@ Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>&
 ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& g) {
   ProfileTree t;
   const size_t n_new = g.parent.size();
-  t.Reserve(n_new, 0);
+  t.Reserve(n_new, old.names_.size());
   std::vector<NodeId> old2new(old.size(), kNoNode);
   for (size_t i = 0; i < n_new; ++i) {
     const NodeId rep = g.members[g.begin[i]];
@@ -206,6 +206,49 @@ ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& g) {
   }
   t.devices_ = old.devices_;
   return t;
+}
+
+namespace {
+
+template <typename T>
+void CompactVector(std::vector<T>& v, const std::vector<NodeId>& kept_ids) {
+  if (v.empty()) return;
+  for (size_t i = 0; i < kept_ids.size(); ++i) v[i] = v[kept_ids[i]];
+  v.resize(kept_ids.size());
+}
+
+}  // namespace
+
+void TreeEditor::Compact(ProfileTree& t, const std::vector<uint8_t>& keep) {
+  const size_t n_old = t.size();
+  std::vector<NodeId> old2new(n_old, kNoNode);
+  std::vector<NodeId> kept_ids;
+  kept_ids.reserve(n_old);
+  for (NodeId n = 0; n < n_old; ++n)
+    if (keep[n]) {
+      old2new[n] = static_cast<NodeId>(kept_ids.size());
+      kept_ids.push_back(n);
+    }
+  // kept_ids[i] >= i, so forward copies never overwrite a value still to be read.
+  for (size_t i = 0; i < kept_ids.size(); ++i) {
+    const NodeId p = t.parent_[kept_ids[i]];
+    t.parent_[i] = p == kNoNode ? kNoNode : old2new[p];
+  }
+  t.parent_.resize(kept_ids.size());
+  CompactVector(t.depth_, kept_ids);
+  CompactVector(t.name_off_, kept_ids);
+  CompactVector(t.name_len_, kept_ids);
+  CompactVector(t.type_, kept_ids);
+  CompactVector(t.has_metrics_, kept_ids);
+  for (RawColumn& c : t.columns_) {
+    CompactVector(c.type, kept_ids);
+    CompactVector(c.own, kept_ids);
+    CompactVector(c.own_int, kept_ids);
+    CompactVector(c.own_str, kept_ids);
+    CompactVector(c.inc, kept_ids);
+    c.first_node = c.first_node < n_old ? old2new[c.first_node] : kNoNode;
+  }
+  for (ExtraColumn& e : t.extra_) CompactVector(e.values, kept_ids);
 }
 
 }  // namespace proton::viewer

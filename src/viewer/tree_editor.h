@@ -30,6 +30,12 @@ class TreeEditor {
   // has parent/depth/frames/columns; callers run BuildStructure()/ComputeInclusive().
   static ProfileTree Rebuild(const ProfileTree& old, const Grouping& g);
 
+  // Keeps the nodes with keep[n] != 0 in place (no second tree, no new memory): valid
+  // because the kept set is closed under ancestors and keeps relative order, so ids stay
+  // pre-order and each kept node moves to a smaller or equal index. Names stay in the arena.
+  // Callers run BuildStructure()/ComputeInclusive() (or Finalize()) afterwards.
+  static void Compact(ProfileTree& t, const std::vector<uint8_t>& keep);
+
   // Whether some node has two children with equal (name, type). O(n).
   static bool HasDuplicates(const ProfileTree& tree);
 };

@@ -51,7 +51,16 @@ bool ReduceTree(ProfileTree& tree, const std::vector<uint8_t>& kept) {
     tree.ComputeInclusive();  // nothing removed: the sums are unchanged, but keep the contract
     return true;
   }
-  Grouping g = TreeEditor::Regroup(tree, all ? std::vector<uint8_t>() : kept, /*merge=*/true);
+  if (!all) {
+    // Reduce in place first (cheap, no new tree); merge only if duplicates remain.
+    TreeEditor::Compact(tree, kept);
+    tree.BuildStructure();
+    if (!TreeEditor::HasDuplicates(tree)) {
+      tree.ComputeInclusive();
+      return true;
+    }
+  }
+  Grouping g = TreeEditor::Regroup(tree, {}, /*merge=*/true);
   tree = TreeEditor::Rebuild(tree, g);
   tree.BuildStructure();
   tree.ComputeInclusive();

@@ -46,9 +46,8 @@ Status PrepareProfile(ProfileTree& tree, std::string_view display_name) {
   }
   if (!keep[0]) return no_data();
   if (!all_kept) {
-    tree.BuildStructure(/*sort_children=*/false);
-    Grouping g = TreeEditor::Regroup(tree, keep, /*merge=*/false);
-    tree = TreeEditor::Rebuild(tree, g);
+    tree.BuildStructure(/*sort_children=*/false);  // sizes the lazily grown columns
+    TreeEditor::Compact(tree, keep);
   }
   tree.Finalize();
   return Status();
