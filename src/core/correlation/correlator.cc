@@ -143,7 +143,20 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
 
 void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
   if (Recording()) RecordLine("buffer").Uint("max", max_correlation_id);
+  uint64_t previous = max_completed_.load(std::memory_order_acquire);
   AtomicMax(max_completed_, max_correlation_id);
+  // Graph launches with an unknown record count are normally freed after the next flush. A
+  // program that replays such graphs without ever flushing must not grow without bound:
+  // past kMaxUnknownCountEntries, free those already covered by an earlier completed buffer.
+  constexpr size_t kMaxUnknownCountEntries = 10000;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (unknown_count_ids_.size() <= kMaxUnknownCountEntries) return;
+  std::erase_if(unknown_count_ids_, [&](uint64_t id) {
+    if (id > previous) return false;
+    auto it = entries_.find(id);
+    if (it != entries_.end() && it->second.remaining == 0) entries_.erase(it);
+    return true;
+  });
 }
 
 void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {

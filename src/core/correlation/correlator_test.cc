@@ -200,6 +200,18 @@ TEST_F(CorrelatorTest, GraphCapturedBeforeStartFallsBackWithOneWarningAndBounded
   EXPECT_EQ(Count(SessionJson(id), {"B", "k"}), 100000);
 }
 
+TEST_F(CorrelatorTest, UnknownCountGraphLaunchesStayBoundedWithoutFlush) {
+  StartFake("g");
+  for (int i = 0; i < 50000; ++i) {
+    uint64_t corr = fake_->NextCorrelationId();
+    fake_->sink()->OnLaunchEnter(corr, "", 0);
+    fake_->sink()->OnLaunchExit(corr);
+    fake_->Queue(FakeRecord{corr, "k", 100, 110, 0, 7, 5, 0});
+    if (i % 100 == 99) fake_->CompleteBuffer();  // buffers complete; nobody flushes
+  }
+  EXPECT_LE(correlator().pending_entries(), 10200u);
+}
+
 TEST_F(CorrelatorTest, TwoSessionsGetExactlyTheLaunchesWhileActive) {
   int s0 = StartFake("s0");
   fake_->LaunchAndRun("first", 1);
