@@ -2,6 +2,9 @@
 // §3.6) and inclusive sums (§3.8). Every pass is a loop over pre-order ids, never recursion.
 #include "viewer/profile_tree.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <numeric>
@@ -17,6 +20,19 @@ inline double NanAdd(double a, double b) {
   if (std::isnan(a)) return b;
   if (std::isnan(b)) return a;
   return a + b;
+}
+
+// Asks for transparent huge pages on a large, still untouched reservation: filling a 1M-node
+// tree otherwise costs one page fault per 4 KB, which dominates on virtual machines. Only
+// whole 2 MB-aligned ranges inside become huge pages; untouched ones still cost nothing.
+template <typename V>
+void AdviseHugePages(const V& v) {
+  const size_t bytes = v.capacity() * sizeof(typename V::value_type);
+  if (bytes < (size_t{8} << 20)) return;
+  const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto begin = (reinterpret_cast<uintptr_t>(v.data()) + page - 1) & ~(page - 1);
+  const auto end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(page - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 }  // namespace
@@ -42,6 +58,13 @@ void ProfileTree::Reserve(size_t nodes, size_t name_bytes) {
   type_.reserve(nodes);
   has_metrics_.reserve(nodes);
   names_.reserve(name_bytes);
+  AdviseHugePages(parent_);
+  AdviseHugePages(depth_);
+  AdviseHugePages(name_off_);
+  AdviseHugePages(name_len_);
+  AdviseHugePages(type_);
+  AdviseHugePages(has_metrics_);
+  AdviseHugePages(names_);
 }
 
 uint16_t ProfileTree::InternType(std::string_view type) {
@@ -107,6 +130,8 @@ RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
       // avoids regrowth copies (untouched capacity costs address space, not memory).
       columns_.back().type.reserve(parent_.capacity());
       columns_.back().own.reserve(parent_.capacity());
+      AdviseHugePages(columns_.back().type);
+      AdviseHugePages(columns_.back().own);
       column_index_.emplace(std::string(key), idx);
     }
     if (pos >= pos_hint_.size()) pos_hint_.resize(pos + 1, kNoString);
