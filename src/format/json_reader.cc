@@ -75,11 +75,17 @@ TokenValue ClassifyJsonToken(std::string_view tok) {
   TokenValue r;
   tok = TrimRight(tok);
   r.text = tok;
-  if (tok == "null") return r.type = ValueType::kNull, r;
-  if (tok == "true" || tok == "false") return r.type = ValueType::kBool, r;
-  if (tok == "NaN") return r.type = ValueType::kDouble, r.d = std::numeric_limits<double>::quiet_NaN(), r;
-  if (tok == "Infinity") return r.type = ValueType::kDouble, r.d = HUGE_VAL, r;
-  if (tok == "-Infinity") return r.type = ValueType::kDouble, r.d = -HUGE_VAL, r;
+  // Numbers (the common case) skip the keyword checks.
+  const bool numeric_start = !tok.empty() && ((tok[0] >= '0' && tok[0] <= '9') ||
+                                              (tok[0] == '-' && tok != "-Infinity"));
+  if (!numeric_start) {
+    if (tok == "null") return r.type = ValueType::kNull, r;
+    if (tok == "true" || tok == "false") return r.type = ValueType::kBool, r;
+    if (tok == "NaN") return r.type = ValueType::kDouble, r.d = std::numeric_limits<double>::quiet_NaN(), r;
+    if (tok == "Infinity") return r.type = ValueType::kDouble, r.d = HUGE_VAL, r;
+    if (tok == "-Infinity") return r.type = ValueType::kDouble, r.d = -HUGE_VAL, r;
+    return r;
+  }
   bool is_int = false;
   if (!IsJsonNumber(tok, is_int)) return r;
   const char* b = tok.data();
