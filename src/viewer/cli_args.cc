@@ -76,23 +76,16 @@ struct OptionTuple {
   std::optional<std::string> explicit_arg;
 };
 
-bool IsAsciiDigit(char c) { return c >= '0' && c <= '9'; }
-
-// argparse's _negative_number_matcher: '^-\d+$|^-\d*\.\d+$' ('$' also before a final '\n').
-// ASCII digits only: other Unicode digits are treated as option text (documented deviation).
+// argparse's _negative_number_matcher: '^-\d+$|^-\d*\.\d+$', where \d is any Unicode decimal
+// digit and '$' also matches before a final '\n'.
 bool LooksLikeNegativeNumber(std::string_view s) {
   if (s.empty() || s[0] != '-') return false;
   std::string_view body = s.substr(1);
   if (!body.empty() && body.back() == '\n') body.remove_suffix(1);
-  if (body.empty()) return false;
-  size_t i = 0;
-  while (i < body.size() && IsAsciiDigit(body[i])) ++i;
-  if (i == body.size()) return true;  // -\d+
-  if (body[i] != '.') return false;
-  ++i;
-  size_t frac = 0;
-  while (i < body.size() && IsAsciiDigit(body[i])) ++i, ++frac;
-  return frac > 0 && i == body.size();
+  const size_t dot = body.find('.');
+  if (dot == std::string_view::npos) return IsPyDecimalDigits(body);
+  const std::string_view whole = body.substr(0, dot);
+  return (whole.empty() || IsPyDecimalDigits(whole)) && IsPyDecimalDigits(body.substr(dot + 1));
 }
 
 // argparse's _get_option_tuples.
@@ -366,8 +359,8 @@ std::string_view HelpText() {
       "\n"
       "options:\n"
       "  -h, --help            show this help message and exit\n"
-      "  -l, --list            list the raw metrics of FILE (inclusive, then exclusive)\n"
-      "                        and exit\n"
+      "  -l, --list            list the raw metrics of FILE (inclusive, then exclusive) by\n"
+      "                        their short names (lower case, no unit) and exit\n"
       "  -m METRICS, --metrics METRICS\n"
       "                        comma-separated columns to print, in order (default: none,\n"
       "                        and then nothing is printed). Raw metric names are\n"

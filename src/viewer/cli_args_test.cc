@@ -105,6 +105,9 @@ TEST(CliArgs, MissingValuesAndNegativeNumbers) {
   EXPECT_EQ(Parse({"-diff", "-", "f"}).diff_profile, "-");
   // A negative number alone is a positional argument.
   EXPECT_EQ(Parse({"-5"}).file, "-5");
+  EXPECT_EQ(Parse({"-\xd9\xa1"}).file, "-\xd9\xa1");  // "-١": \d is Unicode in argparse
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-\xd9\xa1", "f"}).threshold, -1.0);
+  EXPECT_EQ(Error({"-1.2.3"}), "unrecognized arguments: -1.2.3");
 }
 
 TEST(CliArgs, DoubleDashAndRepeats) {

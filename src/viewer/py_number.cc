@@ -99,7 +99,24 @@ bool IsDecimalFloat(std::string_view s) {
   return i == s.size();
 }
 
+bool IsDecimalCodePoint(uint32_t cp) {
+  for (uint32_t zero : kDecimalZeros) {
+    if (cp >= zero && cp < zero + 10) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool IsPyDecimalDigits(std::string_view text) {
+  if (text.empty()) return false;
+  size_t i = 0;
+  while (i < text.size()) {
+    uint32_t cp = 0;
+    if (!DecodeUtf8(text, i, cp) || !IsDecimalCodePoint(cp)) return false;
+  }
+  return true;
+}
 
 std::optional<std::string> PyTransformDecimalAndSpace(std::string_view text) {
   std::string out;

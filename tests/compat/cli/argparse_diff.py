@@ -56,7 +56,7 @@ def expect(args):
     thr = ns.threshold if ns.threshold else 0
     return None if ns.metrics == [] else ("OK list=%d file=%s depth=%d thr=%s inc=%s exc=%s diff=%s fmt=%d sorted=%d m=%s" % (
         ns.list, pos[0], ns.depth, "THR", ns.include or "", ns.exclude or "", ns.diff_profile or "", FMT.index(ns.format), ns.print_sorted, "".join(i + ";" for i in items)), thr)
-tokens = ["-l","-m","-i","-e","-t","-d","-f","-h","--list","--met","--metrics=a,b","-mtime/us","-lm","-lmx","-lx","-hl","--d","--de","--depth=3","--diff","-diff","-dif","-di","-d5","-d=2","-t=-1e5","-t","-1","-.5","-1e5","-1.","x","f","-","full","short","function_line","a, b","a,","","  1_0 ","1.5","0x10","inf","nan","--foo","-x","-x y","--print","--print-sorted=1","-l=","--list=yes","-e=","-i=-foo","-m=","--inc","--exc","--form","file_function","-ff","-fshort","--h","--he","-d-3","-t-2","1e3","--thr=5","-tx"]
+tokens = ["-l","-m","-i","-e","-t","-d","-f","-h","--list","--met","--metrics=a,b","-mtime/us","-lm","-lmx","-lx","-hl","--d","--de","--depth=3","--diff","-diff","-dif","-di","-d5","-d=2","-t=-1e5","-t","-1","-.5","-1e5","-1.","x","f","-","full","short","function_line","a, b","a,","","  1_0 ","1.5","0x10","inf","nan","--foo","-x","-x y","--print","--print-sorted=1","-l=","--list=yes","-e=","-i=-foo","-m=","--inc","--exc","--form","file_function","-ff","-fshort","--h","--he","-d-3","-t-2","1e3","--thr=5","-tx","-\u0661","\u0661\u0662","-1.2.3","\u2000-1","-\u0661.5","1_000.5","-dif=3"]
 DRIVER = sys.argv[1]
 random.seed(int(sys.argv[2]) if len(sys.argv) > 2 else 0)
 vecs = []
@@ -72,6 +72,10 @@ got = subprocess.run([DRIVER], input=inp.encode(), capture_output=True).stdout.d
 bad = 0
 thr = 0
 for v, g in zip(vecs2, got):
+    # argparse quotes values with repr(); we insert them verbatim (viewer.md §9), which differs
+    # only for non-printable characters such as U+2000 in the token pool.
+    if g.startswith("ERR"):
+        g = g.replace("\u2000", "\\u2000")
     e = expect(v)
     if e is None: continue
     if isinstance(e, tuple):
