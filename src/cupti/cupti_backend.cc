@@ -113,12 +113,21 @@ void CuptiBackend::DisableCallbacks() {
 Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   if (started()) return Status();
   ScopedBackendStart starting;  // CUPTI may run cuInit, which calls InitializeInjection
+  // In CLI mode the core prints nothing when the backend refuses to start (§5.2): every
+  // failure says here, once, that this process runs unprofiled.
+  auto step_aside = [](Status failed) {
+    if (CliMode()) {
+      std::fprintf(stderr, "[proton] warning: %s; process %ld runs unprofiled\n",
+                   failed.message().c_str(), static_cast<long>(getpid()));
+    }
+    return failed;
+  };
   std::string mode_name = ModeName(mode);
   if (mode_name == "pcsampling") {
-    return Status::Error("mode pcsampling is not supported by this build of proton yet",
-                         ErrorKind::kRuntime);
+    return step_aside(Status::Error("mode pcsampling is not supported by this build of proton yet",
+                                    ErrorKind::kRuntime));
   }
-  PROTON_RETURN_IF_ERROR(LoadLibraries());
+  if (Status loaded = LoadLibraries(); !loaded.ok()) return step_aside(loaded);
   nvtx_enabled_ = NvtxEnabled();
   // NVTX forwards ranges to the library named here when the process makes its first NVTX
   // call; CUPTI's NVTX callbacks need that library to be libcupti itself (§5.9).
@@ -161,7 +170,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     subscriber_ = nullptr;
     SetBufferOwner(nullptr);
     sink_.store(nullptr, std::memory_order_release);
-    return status;
+    return step_aside(status);
   }
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);

@@ -9,7 +9,14 @@
 namespace proton {
 namespace {
 std::atomic<FakeBackend*> g_current{nullptr};
+std::mutex g_fail_mutex;
+std::optional<std::string> g_fail_message;
 }  // namespace
+
+void FakeBackend::FailNextStart(std::string message) {
+  std::lock_guard<std::mutex> lock(g_fail_mutex);
+  g_fail_message = std::move(message);
+}
 
 void FakeBackend::Register() {
   RegisterBackend(BackendRegistration{
@@ -32,6 +39,14 @@ DeviceInfo FakeBackend::H200() {
 
 Status FakeBackend::Start(BackendSink* sink, std::string_view mode) {
   (void)mode;
+  {
+    std::lock_guard<std::mutex> lock(g_fail_mutex);
+    if (g_fail_message.has_value()) {
+      Status failed = Status::Error(*g_fail_message, ErrorKind::kRuntime);
+      g_fail_message.reset();
+      return failed;
+    }
+  }
   sink_ = sink;
   g_current.store(this);
   return Status();

@@ -35,6 +35,8 @@ class FakeBackend : public Backend {
   static FakeBackend* Current();
   // The H200 of the reference files.
   static DeviceInfo H200();
+  // The next Start fails with `message` (like CUPTI refusing a second subscriber).
+  static void FailNextStart(std::string message);
 
   std::string_view Name() const override { return "fake"; }
   Status Start(BackendSink* sink, std::string_view mode) override;

@@ -48,20 +48,6 @@ void AfterForkChild() {
   SignalWriterAfterForkChild();
 }
 
-// A forked child inherits the parent's "recorded something" flag; it has recorded something
-// itself only if its own session's tree has a node below ROOT.
-bool ForkChildRecorded() {
-  Result<std::string> json = GetJson(0);
-  if (!json.ok()) return true;  // trace data, or no session: let finalize decide
-  const std::string& text = json.value();
-  size_t children = text.find("\"children\"");
-  if (children == std::string::npos) return true;
-  size_t open = text.find('[', children);
-  if (open == std::string::npos) return true;
-  size_t next = text.find_first_not_of(" \t\r\n", open + 1);
-  return next != std::string::npos && text[next] != ']';
-}
-
 // Whether a Python interpreter runs in this process (its frames feed the python context).
 bool InPythonProcess() {
   using IsInitializedFn = int (*)();
@@ -121,7 +107,7 @@ Status StartSessionZero() {
 void FinalizeProcess() {
   if (!GetCliConfig().enabled || !IsCommandLineMode()) return;
   if (!ProfilingOn()) return;  // nothing started, or already finalized
-  if (!IsRootProcess() && (!HasRecordedAnything() || (g_fork_child && !ForkChildRecorded()))) {
+  if (!IsRootProcess() && !HasRecordedAnything()) {
     return;
   }
   Status status = Finalize(std::nullopt);

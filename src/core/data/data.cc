@@ -10,6 +10,7 @@ void MarkRecorded() {
   if (!g_recorded.load(std::memory_order_relaxed)) g_recorded.store(true);
 }
 bool HasRecorded() { return g_recorded.load(); }
+void ResetRecorded() { g_recorded.store(false); }
 
 uint32_t Data::FindOrAddLocked(uint32_t parent, std::string_view name) {
   bool created = false;

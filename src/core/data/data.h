@@ -28,6 +28,8 @@ struct NodeRef {
 // by the command-line lifecycle to decide whether a helper process writes a file.
 void MarkRecorded();
 bool HasRecorded();
+// Forgets the flag (a forked child inherits it with the parent's sessions, which it drops).
+void ResetRecorded();
 
 class Data {
  public:

@@ -99,13 +99,16 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
     return Status(RuntimeError("Unknown data: " + options.data));
   }
   PROTON_RETURN_IF_ERROR(ValidateMode(options.mode));
-  profiling_on_.store(true);
+  // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
+  // lazy start from a scope, the injection) must not try again or print again.
+  if (cli_start && cli_backend_refused_) return std::optional<int>();
 
   bool default_name = !options.name.has_value();
   std::string name = options.name.value_or(std::string(kDefaultProfileName));
   for (auto& [id, s] : sessions_) {
     if (s->name == name) {
       s->active.store(true);
+      profiling_on_.store(true);
       return std::optional<int>(id);
     }
   }
@@ -123,22 +126,21 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
       std::unique_ptr<Backend> instance = reg->create();
       correlator_->Reset();
       Status st = instance->Start(correlator_.get(), options.mode);
-      if (st.ok()) {
-        backend_ = std::move(instance);
-        backend_name_ = backend;
-      } else {
-        // The backend's message may already be a complete warning line (second subscriber).
-        if (st.message().rfind("[proton]", 0) == 0) {
-          std::fprintf(stderr, "%s\n", st.message().c_str());
-        } else {
-          std::fprintf(stderr, "[proton] warning: %s; recording scopes and host metrics only\n",
-                       st.message().c_str());
-        }
+      if (!st.ok()) {
+        // §5.2: the API raises the backend's message as is (RuntimeError). In CLI mode the
+        // backend already printed its one step-aside line: the process runs unprofiled and
+        // writes no file, so no session is created and nothing more is printed.
+        if (!cli_start) return st;
+        cli_backend_refused_ = true;
+        return std::optional<int>();
       }
+      backend_ = std::move(instance);
+      backend_name_ = backend;
     } else {
       WarnNoDriverOnce();
     }
   }
+  profiling_on_.store(true);
 
   std::shared_ptr<Data> data;
   if (data_kind == "trace") {
@@ -361,6 +363,9 @@ void SessionManager::DiscardAll(bool stop_backend) {
   backend_name_.clear();
   correlator_->Reset();
   profiling_on_.store(false);
+  cli_backend_refused_ = false;
+  // What the dropped sessions recorded is gone with them (a forked child inherits the flag).
+  ResetRecorded();
   PublishLocked();
 }
 

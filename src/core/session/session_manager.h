@@ -64,6 +64,7 @@ class SessionManager {
   std::map<uint32_t, DeviceInfo> device_cache_;
   std::unique_ptr<Correlator> correlator_;
   std::atomic<bool> profiling_on_{false};
+  bool cli_backend_refused_ = false;  // CLI mode: the backend refused to start; stay unprofiled
 
   std::mutex snapshot_mutex_;
   std::shared_ptr<const SessionList> snapshot_;

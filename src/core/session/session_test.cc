@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/backend/fake_backend.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "core/test/json_reader.h"
@@ -245,6 +246,65 @@ TEST_F(SessionTest, CommandLineModeTable) {
   EXPECT_TRUE(HasRecordedAnything());
   ASSERT_TRUE(Finalize(0).ok());
   EXPECT_TRUE(fs::exists(dir_ + "/cli.hatchet"));
+}
+
+TEST_F(SessionTest, BackendStartFailureRaisesInApiMode) {
+  // §5.2: start() raises RuntimeError with the backend's own message; nothing is started.
+  FakeBackend::Register();
+  const std::string message = "CUPTI is already in use by another profiler in this process";
+  FakeBackend::FailNextStart(message);
+  StartOptions o = Named("refused");
+  o.backend = "fake";
+  testing::internal::CaptureStderr();
+  auto r = Start(o);
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().message(), message);
+  EXPECT_EQ(r.status().kind(), ErrorKind::kRuntime);
+  EXPECT_EQ(err, "");
+  EXPECT_FALSE(ProfilingOn());
+  EXPECT_EQ(StartOk(Named("after")), 0);  // the refused start took no session id
+  EXPECT_FALSE(SessionManager::Get().backend_running());  // default backend: no driver here
+}
+
+TEST_F(SessionTest, BackendStartFailureInCliModeRunsUnprofiled) {
+  // §5.2: the backend printed its step-aside line; the core prints nothing more, starts no
+  // session (so nothing records and no file is written), and does not try again.
+  FakeBackend::Register();
+  SetCommandLineMode(true);
+  FakeBackend::FailNextStart("refused");
+  StartOptions o = Named("cli");
+  o.backend = "fake";
+  testing::internal::CaptureStderr();
+  auto r = StartCliSession(o);
+  uint64_t s = NewScopeId();
+  EnterScope(s, "x");
+  (void)ExitScope(s, "x");
+  auto again = StartCliSession(o);  // would succeed now: it must not retry
+  std::string err = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_FALSE(r->has_value());
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(again->has_value());
+  EXPECT_EQ(err, "");
+  EXPECT_FALSE(ProfilingOn());
+  EXPECT_FALSE(HasRecordedAnything());
+  EXPECT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_FALSE(fs::exists(dir_ + "/cli.hatchet"));
+}
+
+TEST_F(SessionTest, DiscardAfterForkForgetsTheRecordedFlag) {
+  // A forked child inherits the parent's flag with its sessions; both must go, or a child
+  // that records nothing would still write a file (§2.9).
+  int id = StartOk(Named("parent"));
+  uint64_t s = NewScopeId();
+  EnterScope(s, "x");
+  ASSERT_TRUE(ExitScope(s, "x").ok());
+  ASSERT_TRUE(HasRecordedAnything());
+  DiscardAllSessionsAfterFork();
+  EXPECT_FALSE(HasRecordedAnything());
+  EXPECT_FALSE(ProfilingOn());
+  (void)id;
 }
 
 TEST_F(SessionTest, OutputPathOverride) {
