@@ -6,6 +6,7 @@
 // when needed.
 #include "core/context/thread_context.h"
 
+#include <array>
 #include <atomic>
 
 #include "core/context/python_frames.h"
@@ -32,11 +33,23 @@ struct ChildCache {
   NodeRef node;
 };
 
+// The node of a recent launch (shadow context): repeated launches of the same kernel under
+// the same path and state reuse it without hashing the name or locking the data.
+struct LaunchCache {
+  NodeRef parent;
+  std::string state;
+  std::string name;
+  NodeRef node;
+};
+constexpr size_t kLaunchCacheSize = 8;
+
 struct Stack {
   std::shared_ptr<Session> session;
   std::vector<Frame> frames;
   NodeRef base;  // shadow: parent of frames[0]
   std::vector<ChildCache> cache;  // by depth
+  std::array<LaunchCache, kLaunchCacheSize> launches{};
+  size_t next_launch = 0;  // round-robin replacement
 };
 
 struct OpTarget {
@@ -337,26 +350,61 @@ void ContextNvtxPop() {
   (void)ContextExitScope(id, name);
 }
 
-void CaptureLaunch(std::string_view kernel_name, std::vector<CaptureTarget>* out) {
+namespace {
+
+// The launch node in a shadow session, through the stack's launch cache.
+NodeRef ShadowLaunchNode(ThreadState& t, Stack& stack, std::string_view kernel_name) {
+  Data& data = *stack.session->data;
+  NodeRef parent = ShadowPath(t, stack);
+  for (const LaunchCache& c : stack.launches) {
+    if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == kernel_name &&
+        c.state == t.state && data.IsCurrent(c.node) && c.node.valid()) {
+      return c.node;
+    }
+  }
+  bool unused = false;
+  NodeRef node = CapturePath(t, stack, &unused, kernel_name);
+  LaunchCache& c = stack.launches[stack.next_launch];
+  stack.next_launch = (stack.next_launch + 1) % kLaunchCacheSize;
+  c.parent = parent;
+  c.state.assign(t.state);
+  c.name.assign(kernel_name);
+  c.node = node;
+  return node;
+}
+
+}  // namespace
+
+size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t capacity) {
   ThreadState& t = State();
   Refresh(t);
   bool python_fetched = false;
+  size_t count = 0;
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (!s.active.load(std::memory_order_acquire)) continue;
+    size_t index = count++;
+    if (index >= capacity) continue;
+    CaptureTarget& target = out[index];
+    if (target.data != s.data) target.data = s.data;
+    target.session_id = s.id;
     if (t.op_open) {
       const OpTarget* op = nullptr;
       for (const OpTarget& o : t.op_targets) {
         if (o.session_id == s.id) op = &o;
       }
       if (op != nullptr && s.data->IsCurrent(op->node)) {
-        out->push_back(CaptureTarget{s.id, s.data, op->node, true});
+        target.node = op->node;
+        target.name_known = true;
         continue;
       }
     }
-    NodeRef node = CapturePath(t, stack, &python_fetched, kernel_name);
-    out->push_back(CaptureTarget{s.id, s.data, node, !kernel_name.empty()});
+    target.node = s.context == ContextKind::kShadow
+                      ? ShadowLaunchNode(t, stack, kernel_name)
+                      : CapturePath(t, stack, &python_fetched, kernel_name);
+    target.name_known = !kernel_name.empty();
   }
+  return count;
 }
 
 void CaptureGraphPaths(std::string_view kernel_name,

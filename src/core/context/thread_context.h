@@ -37,14 +37,17 @@ void ContextNvtxPop();
 
 // Where one launch lands in one session.
 struct CaptureTarget {
-  int session_id;
+  int session_id = -1;
   std::shared_ptr<Data> data;
   NodeRef node;
-  bool name_known;  // false: the record's name becomes a child of `node`
+  bool name_known = true;  // false: the record's name becomes a child of `node`
 };
 // At a launch on the calling thread: the node of every active session (path, state frames,
-// leaf `kernel_name` unless empty; a launch inside an open op reuses the op's node).
-void CaptureLaunch(std::string_view kernel_name, std::vector<CaptureTarget>* out);
+// leaf `kernel_name` unless empty; a launch inside an open op reuses the op's node). Fills at
+// most `capacity` targets and returns how many active sessions there are: when that is more
+// than `capacity`, call again with room for all. Allocation-free in the steady state: a
+// per-thread cache remembers the node of recent (path, state, kernel) launches.
+size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t capacity);
 
 // At graph capture: per active session, the frame names below ROOT of the current context
 // path, state frames, then `kernel_name`.

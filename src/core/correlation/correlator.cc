@@ -1,6 +1,7 @@
 // Correlator; see correlator.h.
 #include "core/correlation/correlator.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/config/config.h"
@@ -21,6 +22,16 @@ std::atomic<bool> g_graph_fallback_warned{false};
 
 }  // namespace
 
+Correlator::Slot* Correlator::Ring() {
+  Slot* ring = ring_ptr_.load(std::memory_order_acquire);
+  if (ring != nullptr) return ring;
+  std::call_once(ring_once_, [this] {
+    ring_ = std::make_unique<Slot[]>(kRingSize);
+    ring_ptr_.store(ring_.get(), std::memory_order_release);
+  });
+  return ring_ptr_.load(std::memory_order_acquire);
+}
+
 void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
                                uint32_t expected_records) {
   if (Recording()) {
@@ -29,8 +40,42 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
         .Str("name", kernel_name)
         .Uint("expected", expected_records);
   }
-  std::vector<CaptureTarget> targets;
-  CaptureLaunch(kernel_name, &targets);
+  if (expected_records == 0 || correlation_id == 0 || correlation_id == kBusy) {
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records);
+    return;
+  }
+  Slot& slot = Ring()[correlation_id & (kRingSize - 1)];
+  uint64_t free_key = 0;
+  if (!slot.key.compare_exchange_strong(free_key, kBusy, std::memory_order_acquire)) {
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records);  // ring wrapped
+    return;
+  }
+  // The slot is ours: capture straight into it (no record for this id exists yet).
+  size_t count = CaptureLaunch(kernel_name, slot.targets, kInlineTargets);
+  if (count == 0 || count > kInlineTargets) {
+    slot.key.store(0, std::memory_order_release);
+    if (count == 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++counters_.uncorrelated_launches;
+      return;
+    }
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records);
+    return;
+  }
+  slot.count = static_cast<uint32_t>(count);
+  slot.remaining = expected_records;
+  slot.key.store(correlation_id, std::memory_order_release);
+}
+
+void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
+                                 uint32_t expected_records) {
+  std::vector<CaptureTarget> targets(kInlineTargets);
+  size_t count = CaptureLaunch(kernel_name, targets.data(), targets.size());
+  if (count > targets.size()) {
+    targets.resize(count);
+    count = CaptureLaunch(kernel_name, targets.data(), targets.size());
+  }
+  targets.resize(std::min(count, targets.size()));
   std::lock_guard<std::mutex> lock(mutex_);
   if (targets.empty()) {
     ++counters_.uncorrelated_launches;
@@ -70,8 +115,9 @@ void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
   graph_paths_.erase(capture_key);
 }
 
-void Correlator::Apply(const std::vector<CaptureTarget>& targets, const KernelRecord& record) {
-  for (const CaptureTarget& target : targets) {
+void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record) {
+  for (size_t i = 0; i < count; ++i) {
+    const CaptureTarget& target = targets[i];
     if (record.graph_id == 0) {
       target.data->AddKernel(target.node, record, !target.name_known);
       continue;
@@ -115,10 +161,33 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
         .Uint("graph", record.graph_id)
         .Uint("node", record.graph_node_id);
   }
+  uint64_t id = record.correlation_id;
+  if (Slot* ring = ring_ptr_.load(std::memory_order_acquire);
+      ring != nullptr && id != 0 && id != kBusy) {
+    Slot& slot = ring[id & (kRingSize - 1)];
+    uint64_t key = id;
+    while (!slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) {
+      if (key != kBusy && key != id) break;  // not in the ring: maybe in the map
+      key = id;  // another thread holds the slot for a moment
+    }
+    if (key == id) {
+      // Applied while the slot is held: its data references stay alive meanwhile.
+      bool last = slot.remaining <= 1;
+      if (!last) --slot.remaining;
+      if (record.start_ns >= record.end_ns) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++counters_.incomplete;
+      } else {
+        Apply(slot.targets, slot.count, record);
+      }
+      slot.key.store(last ? 0 : id, std::memory_order_release);
+      return;
+    }
+  }
   std::vector<CaptureTarget> targets;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = entries_.find(record.correlation_id);
+    auto it = entries_.find(id);
     if (it == entries_.end()) {
       ++counters_.unknown;
       return;
@@ -138,7 +207,7 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
       targets = entry.targets;
     }
   }
-  Apply(targets, record);
+  Apply(targets.data(), targets.size(), record);
 }
 
 void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
@@ -183,7 +252,27 @@ void Correlator::AfterFlush() {
   unknown_count_ids_.clear();
 }
 
+void Correlator::ClearRing() {
+  Slot* ring = ring_ptr_.load(std::memory_order_acquire);
+  if (ring == nullptr) return;
+  for (size_t i = 0; i < kRingSize; ++i) {
+    Slot& slot = ring[i];
+    uint64_t key = slot.key.load(std::memory_order_acquire);
+    while (true) {
+      if (key == kBusy) {  // a launch or record in progress: wait for it
+        key = slot.key.load(std::memory_order_acquire);
+        continue;
+      }
+      if (slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) break;
+    }
+    for (CaptureTarget& target : slot.targets) target = CaptureTarget{};
+    slot.key.store(0, std::memory_order_release);
+  }
+}
+
 void Correlator::Reset() {
+  // Without mutex_: a record being applied holds its slot and may take mutex_ (graph paths).
+  ClearRing();
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.clear();
   unknown_count_ids_.clear();
@@ -218,8 +307,15 @@ std::string Correlator::LossWarning() {
 }
 
 size_t Correlator::pending_entries() {
+  size_t in_ring = 0;
+  if (Slot* ring = ring_ptr_.load(std::memory_order_acquire)) {
+    for (size_t i = 0; i < kRingSize; ++i) {
+      uint64_t key = ring[i].key.load(std::memory_order_acquire);
+      if (key != 0 && key != kBusy) ++in_ring;
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
-  return entries_.size();
+  return in_ring + entries_.size();
 }
 
 size_t Correlator::captured_graph_nodes() {

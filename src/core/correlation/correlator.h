@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -53,12 +54,35 @@ class Correlator : public BackendSink {
   size_t captured_graph_nodes();   // tests: graph capture paths alive
 
  private:
+  // The launch path (§7.4): a launch's targets live in a slot of a preallocated ring indexed
+  // by correlation id, written and read without a lock. The slot's key says who owns it: 0 =
+  // free, kBusy = a thread is writing or reading it, else the correlation id stored there.
+  // Free slots keep their last targets' data references, so a launch into the same session
+  // assigns no shared_ptr (no reference-count traffic). Launches whose slot is taken (more
+  // than kRingSize in flight), with more than kInlineTargets sessions, or with an unknown
+  // record count go to the locked map below.
+  static constexpr size_t kRingSize = size_t{1} << 15;
+  static constexpr size_t kInlineTargets = 2;
+  static constexpr uint64_t kBusy = UINT64_MAX;
+  struct Slot {
+    std::atomic<uint64_t> key{0};
+    uint32_t remaining = 0;
+    uint32_t count = 0;
+    CaptureTarget targets[kInlineTargets];
+  };
   struct Entry {
     std::vector<CaptureTarget> targets;
     uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
   };
-  void Apply(const std::vector<CaptureTarget>& targets, const KernelRecord& record);
+  Slot* Ring();
+  void ClearRing();
+  void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
+                       uint32_t expected_records);
+  void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);
 
+  std::once_flag ring_once_;
+  std::unique_ptr<Slot[]> ring_;  // allocated at the first launch
+  std::atomic<Slot*> ring_ptr_{nullptr};
   std::mutex mutex_;
   std::unordered_map<uint64_t, Entry> entries_;
   std::vector<uint64_t> unknown_count_ids_;

@@ -7,6 +7,7 @@
 
 #include "core/backend/fake_backend.h"
 #include "core/session/session_manager.h"
+#include "core/test/alloc_counter.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"
 
@@ -65,6 +66,64 @@ TEST_F(CorrelatorTest, KernelUnderScopeWithDeviceTable) {
   EXPECT_EQ((*k)["metrics"]["device_type"].s, "CUDA");
   EXPECT_EQ(doc.array[1]["CUDA"]["0"]["num_sms"].i, 132);
   EXPECT_EQ(doc.array[0]["metrics"]["count"].i, 0);
+}
+
+// §7.4: once the nodes exist, a launch (enter, exit) and its record's attribution allocate
+// nothing: no per-launch vector, no map node.
+TEST_F(CorrelatorTest, SteadyStateLaunchPathDoesNotAllocate) {
+  if (!test::AllocationCountingAvailable()) GTEST_SKIP() << "sanitizer build";
+  int id = StartFake("k");
+  uint64_t s = Scope("a");
+  const std::string names[2] = {"k1", "k2"};
+  BackendSink& sink = correlator();
+  KernelRecord record;
+  auto launch = [&](uint64_t corr) {
+    const std::string& name = names[corr % 2];
+    sink.OnLaunchEnter(corr, name, 1);
+    sink.OnLaunchExit(corr);
+    record.correlation_id = corr;
+    record.start_ns = corr * 10;
+    record.end_ns = corr * 10 + 5;
+    record.name = name;
+    sink.OnKernelRecord(record);
+  };
+  for (uint64_t corr = 1; corr <= 100; ++corr) launch(corr);
+  uint64_t before = test::ThreadAllocations();
+  for (uint64_t corr = 101; corr <= 1100; ++corr) launch(corr);
+  EXPECT_EQ(test::ThreadAllocations() - before, 0u);
+  ASSERT_TRUE(ExitScope(s, "a").ok());
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"a", "k1"}), 550);
+  EXPECT_EQ(Count(doc, {"a", "k2"}), 550);
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+}
+
+// More launches in flight than the correlation ring holds: the rest wait in the map, and
+// every record still lands, in any order.
+TEST_F(CorrelatorTest, ManyLaunchesInFlightAllLand) {
+  int id = StartFake("k");
+  uint64_t s = Scope("a");
+  constexpr uint64_t kLaunches = 70000;
+  BackendSink& sink = correlator();
+  for (uint64_t corr = 1; corr <= kLaunches; ++corr) {
+    sink.OnLaunchEnter(corr, corr % 3 == 0 ? "k3" : "k", 1);
+    sink.OnLaunchExit(corr);
+  }
+  EXPECT_EQ(correlator().pending_entries(), kLaunches);
+  KernelRecord record;
+  for (uint64_t corr = kLaunches; corr >= 1; --corr) {
+    record.correlation_id = corr;
+    record.start_ns = 1;
+    record.end_ns = 3;
+    record.name = corr % 3 == 0 ? "k3" : "k";
+    sink.OnKernelRecord(record);
+  }
+  ASSERT_TRUE(ExitScope(s, "a").ok());
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"a", "k3"}), static_cast<int64_t>(kLaunches / 3));
+  EXPECT_EQ(Count(doc, {"a", "k"}), static_cast<int64_t>(kLaunches - kLaunches / 3));
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+  EXPECT_EQ(correlator().counters().unknown, 0u);
 }
 
 TEST_F(CorrelatorTest, LateOutOfOrderAndSplitRecords) {
