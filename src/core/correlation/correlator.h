@@ -61,7 +61,10 @@ class Correlator : public BackendSink {
   // assigns no shared_ptr (no reference-count traffic). Launches whose slot is taken (more
   // than kRingSize in flight), with more than kInlineTargets sessions, or with an unknown
   // record count go to the locked map below.
-  static constexpr size_t kRingSize = size_t{1} << 15;
+  // 65536 slots of 96 bytes (6 MiB, allocated at the first launch): with 64 MiB activity
+  // buffers delivered only when full or flushed, tens of thousands of launches can be in
+  // flight; past that, launches take the slower map path.
+  static constexpr size_t kRingSize = size_t{1} << 16;
   static constexpr size_t kInlineTargets = 2;
   static constexpr uint64_t kBusy = UINT64_MAX;
   struct Slot {
