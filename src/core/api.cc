@@ -2,6 +2,7 @@
 // per-thread context sources. With PROTON_RECORD, each call is also recorded (recorder.h).
 #include "core/context/thread_context.h"
 #include "core/record/recorder.h"
+#include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
 
@@ -40,6 +41,7 @@ Status Finalize(std::optional<int> session, std::string_view output_format) {
 bool ProfilingOn() { return SessionManager::Get().profiling_on(); }
 
 void EnterScope(uint64_t scope_id, std::string_view name) {
+  MaybeStartCliSessionLazily(scope_id);  // CLI child before its first CUDA call (§2.9)
   if (Recording()) RecordLine("enter_scope").Uint("id", scope_id).Str("name", name);
   ContextEnterScope(scope_id, name);
 }
@@ -48,11 +50,13 @@ Status ExitScope(uint64_t scope_id, std::string_view name) {
   return ContextExitScope(scope_id, name);
 }
 Status AddMetrics(uint64_t scope_id, const Metrics& metrics) {
+  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
   if (Recording()) RecordLine("add_metrics").Uint("id", scope_id).MetricList("metrics", metrics);
   return ContextAddScopeMetrics(scope_id, metrics);
 }
 
 void EnterState(std::string_view name) {
+  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
   if (Recording()) RecordLine("enter_state").Str("name", name);
   ContextEnterState(name);
 }
@@ -61,6 +65,7 @@ void ExitState() {
   ContextExitState();
 }
 void EnterOp(uint64_t op_id, std::string_view name) {
+  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
   if (Recording()) RecordLine("enter_op").Uint("id", op_id).Str("name", name);
   ContextEnterOp(op_id, name);
 }

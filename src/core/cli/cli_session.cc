@@ -48,6 +48,21 @@ void AfterForkChild() {
   SignalWriterAfterForkChild();
 }
 
+// The lazy start (cli_mode.h): a scope, state, metric or op before session 0 exists. It starts
+// the session scopes-only. Starting the backend here would run its availability probe, which
+// calls cuInit: that would initialise the CUDA driver (hundreds of ms, GPU memory, and on a
+// GPU machine a CUDA context owner) in helper processes that never use the GPU (data loader
+// workers, compilers). When the program initialises the driver itself, the driver calls the
+// injection entry, whose StartSessionZero() joins this session and attaches the backend, so
+// kernels are still profiled from the program's first CUDA call on.
+void LazyStart() {
+  Status status = StartSessionZero(/*scopes_only=*/true);
+  if (!status.ok()) {
+    std::fprintf(stderr, "[proton] warning: could not start the profiling session: %s\n",
+                 status.message().c_str());
+  }
+}
+
 // Whether a Python interpreter runs in this process (its frames feed the python context).
 bool InPythonProcess() {
   using IsInitializedFn = int (*)();
@@ -69,6 +84,7 @@ bool InstallCliProcess() {
   if (g_installed.exchange(true)) return true;
   SetCommandLineMode(true);
   SetOutputPathFunction(CliOutputPath);
+  SetLazyCliStart(LazyStart);
   pthread_atfork(BeforeFork, nullptr, AfterForkChild);
   std::atexit(AtExit);
   // Installed at load, before any session: a signal that arrives before session 0 exists
@@ -77,7 +93,7 @@ bool InstallCliProcess() {
   return true;
 }
 
-Status StartSessionZero() {
+Status StartSessionZero(bool scopes_only) {
   if (!InstallCliProcess()) return Status();
   // A child forked from a process with a running GPU backend cannot use CUDA (the driver does
   // not survive fork), and a CUPTI call could wait forever on a lock held by a thread that did
@@ -99,7 +115,7 @@ Status StartSessionZero() {
                  static_cast<int>(getpid()));
     options.context = "shadow";
   }
-  Result<std::optional<int>> started = StartCliSession(options);
+  Result<std::optional<int>> started = StartCliSession(options, scopes_only);
   if (!started.ok()) return started.status();
   return Status();
 }

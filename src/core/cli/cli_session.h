@@ -16,7 +16,9 @@ bool InstallCliProcess();
 
 // Starts (or joins) session 0 with the launcher's options.
 // Idempotent. Called by the CUDA injection entry (src/cupti) and proton_cli_start().
-Status StartSessionZero();
+// `scopes_only`: the lazy start from a scope, state, metric or op used before the first CUDA
+// call; it starts no backend (see LazyStart in cli_session.cc), the injection adds it.
+Status StartSessionZero(bool scopes_only = false);
 
 // The exit path: finalizes (writes) when this is the root process or it recorded anything;
 // otherwise writes nothing. Idempotent until a new session starts.

@@ -17,8 +17,21 @@ void SetCommandLineMode(bool on);
 bool IsCommandLineMode();
 
 // Creates (or joins) session 0 for the command, bypassing the CLI-mode rule of start().
-// PROTON_DISABLE still applies (returns nullopt).
-Result<std::optional<int>> StartCliSession(const StartOptions& options);
+// PROTON_DISABLE still applies (returns nullopt). `scopes_only`: start no backend (the lazy
+// start below); a later call without it joins the session and starts the backend.
+Result<std::optional<int>> StartCliSession(const StartOptions& options,
+                                           bool scopes_only = false);
+
+// Lazy start of session 0 (§2.9): a non-root process of a `proton` run starts its session at
+// its first CUDA call (injection), but scopes, states, metrics and ops used before that must
+// not be lost. EnterScope, AddMetrics, EnterState and EnterOp call MaybeStartCliSessionLazily,
+// which, in CLI mode with no session yet, calls the registered function once (src/core/cli
+// registers proton::cli::StartSessionZero's lazy form at load). Outside CLI mode it costs one
+// relaxed atomic load.
+using LazyCliStartFn = void (*)();
+void SetLazyCliStart(LazyCliStartFn fn);
+// `entering_scope_id`: the scope being entered (it belongs to the new session), or 0.
+void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0);
 
 // Whether this process recorded anything (a scope, metric or kernel) in any session.
 bool HasRecordedAnything();

@@ -24,6 +24,11 @@ namespace {
 
 std::atomic<uint64_t> g_next_scope_id{1};
 std::atomic<bool> g_cli_mode{false};
+std::atomic<LazyCliStartFn> g_lazy_start{nullptr};
+std::atomic<bool> g_lazy_start_tried{false};
+// The scope id whose EnterScope triggered the lazy start (0: another call did): the new
+// session counts that scope, but not older ones (a forked child's inherited scopes).
+std::atomic<uint64_t> g_lazy_first_scope_id{0};
 
 std::string Lower(std::string_view s) {
   std::string out(s);
@@ -49,6 +54,12 @@ bool IsStdoutName(std::string_view name) { return name.empty() || name == "-"; }
 }  // namespace
 
 uint64_t NextScopeIdPeek() { return g_next_scope_id.load(); }
+
+uint64_t FirstScopeIdOfLazyStart() {
+  uint64_t entering = g_lazy_first_scope_id.load();
+  uint64_t next = NextScopeIdPeek();
+  return entering != 0 && entering < next ? entering : next;
+}
 uint64_t NewScopeId() { return g_next_scope_id.fetch_add(1); }
 
 SessionManager& SessionManager::Get() {
@@ -79,7 +90,31 @@ bool SessionManager::backend_running() {
   return backend_ != nullptr;
 }
 
-Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start) {
+Status SessionManager::StartBackendLocked(const std::string& backend, const std::string& mode,
+                                          bool cli_start) {
+  const BackendRegistration* reg = FindBackend(backend);
+  if (reg == nullptr || !reg->available()) {
+    WarnNoDriverOnce();
+    return Status();
+  }
+  std::unique_ptr<Backend> instance = reg->create();
+  correlator_->Reset();
+  Status st = instance->Start(correlator_.get(), mode);
+  if (!st.ok()) {
+    // §5.2: the API raises the backend's message as is (RuntimeError). In CLI mode the
+    // backend already printed its one step-aside line: the process runs unprofiled and
+    // writes no file, so no session is created and nothing more is printed.
+    if (!cli_start) return st;
+    cli_backend_refused_ = true;
+    return Status();
+  }
+  backend_ = std::move(instance);
+  backend_name_ = backend;
+  return Status();
+}
+
+Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start,
+                                                 bool scopes_only) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (g_cli_mode.load() && !cli_start) return std::optional<int>();
   if (auto v = LookupKnob("PROTON_DISABLE"); v && ParseBool(*v)) return std::optional<int>();
@@ -107,6 +142,11 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   std::string name = options.name.value_or(std::string(kDefaultProfileName));
   for (auto& [id, s] : sessions_) {
     if (s->name == name) {
+      // A CLI session started lazily (scopes only) gets its backend from the injection's start.
+      if (cli_start && !scopes_only && backend_ == nullptr) {
+        Status st = StartBackendLocked(backend, options.mode, cli_start);
+        if (!st.ok()) return st;
+      }
       s->active.store(true);
       profiling_on_.store(true);
       return std::optional<int>(id);
@@ -120,25 +160,9 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
     }
   }
 
-  if (backend_ == nullptr) {
-    const BackendRegistration* reg = FindBackend(backend);
-    if (reg != nullptr && reg->available()) {
-      std::unique_ptr<Backend> instance = reg->create();
-      correlator_->Reset();
-      Status st = instance->Start(correlator_.get(), options.mode);
-      if (!st.ok()) {
-        // §5.2: the API raises the backend's message as is (RuntimeError). In CLI mode the
-        // backend already printed its one step-aside line: the process runs unprofiled and
-        // writes no file, so no session is created and nothing more is printed.
-        if (!cli_start) return st;
-        cli_backend_refused_ = true;
-        return std::optional<int>();
-      }
-      backend_ = std::move(instance);
-      backend_name_ = backend;
-    } else {
-      WarnNoDriverOnce();
-    }
+  if (backend_ == nullptr && !scopes_only) {
+    PROTON_RETURN_IF_ERROR(StartBackendLocked(backend, options.mode, cli_start));
+    if (cli_backend_refused_) return std::optional<int>();
   }
   profiling_on_.store(true);
 
@@ -151,7 +175,8 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   int id = next_id_++;
   auto session = std::make_shared<Session>(
       id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
-      std::move(data), backend, options.mode, NextScopeIdPeek(), ThreadToken());
+      std::move(data), backend, options.mode,
+      scopes_only ? FirstScopeIdOfLazyStart() : NextScopeIdPeek(), ThreadToken());
   sessions_[id] = std::move(session);
   PublishLocked();
   if (GetConfig().verbose) {
@@ -364,6 +389,7 @@ void SessionManager::DiscardAll(bool stop_backend) {
   correlator_->Reset();
   profiling_on_.store(false);
   cli_backend_refused_ = false;
+  g_lazy_start_tried.store(false);
   // What the dropped sessions recorded is gone with them (a forked child inherits the flag).
   ResetRecorded();
   PublishLocked();
@@ -374,8 +400,22 @@ void SessionManager::DiscardAll(bool stop_backend) {
 void SetCommandLineMode(bool on) { g_cli_mode.store(on); }
 bool IsCommandLineMode() { return g_cli_mode.load(); }
 
-Result<std::optional<int>> StartCliSession(const StartOptions& options) {
-  return SessionManager::Get().Start(options, /*cli_start=*/true);
+Result<std::optional<int>> StartCliSession(const StartOptions& options, bool scopes_only) {
+  return SessionManager::Get().Start(options, /*cli_start=*/true, scopes_only);
+}
+
+void SetLazyCliStart(LazyCliStartFn fn) { g_lazy_start.store(fn); }
+
+void MaybeStartCliSessionLazily(uint64_t entering_scope_id) {
+  if (!g_cli_mode.load(std::memory_order_relaxed)) return;
+  if (SessionManager::Get().profiling_on()) return;
+  LazyCliStartFn fn = g_lazy_start.load();
+  // Once per process (a forked child gets another try): after the exit's finalize, a scope
+  // in an atexit handler must not start a new session.
+  if (fn == nullptr || g_lazy_start_tried.exchange(true)) return;
+  g_lazy_first_scope_id.store(entering_scope_id);
+  fn();
+  g_lazy_first_scope_id.store(0);
 }
 
 bool HasRecordedAnything() { return HasRecorded(); }

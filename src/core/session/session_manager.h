@@ -32,7 +32,10 @@ class SessionManager {
   std::shared_ptr<const SessionList> Snapshot(uint64_t* epoch);
 
   // `cli_start` bypasses the command-line-mode rule that makes start() return None.
-  Result<std::optional<int>> Start(const StartOptions& options, bool cli_start);
+  // `scopes_only` (CLI lazy start): no backend now; a later CLI start of the same session
+  // starts it.
+  Result<std::optional<int>> Start(const StartOptions& options, bool cli_start,
+                                   bool scopes_only = false);
   Status Activate(std::optional<int> session);
   Status Deactivate(std::optional<int> session, bool flushing);
   Status Finalize(std::optional<int> session, std::string_view output_format);
@@ -55,6 +58,9 @@ class SessionManager {
   DeviceTable DevicesForLocked(Data& data);
   Status WriteSessionLocked(Session& session, std::string_view format);
   void StopBackendIfUnusedLocked();
+  // Starts the shared backend when none runs. In CLI mode a refusal sets
+  // cli_backend_refused_ and returns OK; for the API it returns the backend's error.
+  Status StartBackendLocked(const std::string& backend, const std::string& mode, bool cli_start);
 
   std::mutex mutex_;
   std::map<int, std::shared_ptr<Session>> sessions_;
@@ -73,5 +79,7 @@ class SessionManager {
 
 // The process-wide scope id counter (starts at 1).
 uint64_t NextScopeIdPeek();
+// The first scope id a lazily started CLI session counts (cli_mode.h).
+uint64_t FirstScopeIdOfLazyStart();
 
 }  // namespace proton

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
+#include <vector>
 
 #include "core/backend/fake_backend.h"
 #include "core/session/cli_mode.h"
@@ -291,6 +293,66 @@ TEST_F(SessionTest, BackendStartFailureInCliModeRunsUnprofiled) {
   EXPECT_FALSE(HasRecordedAnything());
   EXPECT_TRUE(Finalize(std::nullopt).ok());
   EXPECT_FALSE(fs::exists(dir_ + "/cli.hatchet"));
+}
+
+std::string* g_lazy_name = nullptr;  // the session name the lazy start below uses
+
+StartOptions LazyOptions() {
+  StartOptions o;
+  o.name = *g_lazy_name;
+  o.backend = "fake";
+  return o;
+}
+
+// §2.9: in CLI mode a scope before session 0 exists starts it (scopes only, no cuInit); the
+// injection's start then joins the session and attaches the backend.
+TEST_F(SessionTest, CliLazyStartFromAScopeThenInjectionAttachesTheBackend) {
+  std::string name = dir_ + "/lazy";
+  g_lazy_name = &name;
+  SetCommandLineMode(true);
+  SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+  uint64_t s = NewScopeId();
+  EnterScope(s, "early");
+  EXPECT_TRUE(ProfilingOn());
+  EXPECT_FALSE(SessionManager::Get().backend_running());  // the backend waits for CUDA
+  ASSERT_TRUE(ExitScope(s, "early").ok());
+  auto joined = StartCliSession(LazyOptions());  // what the injection does at cuInit
+  ASSERT_TRUE(joined.ok());
+  EXPECT_EQ(joined->value_or(-1), 0);
+  EXPECT_TRUE(SessionManager::Get().backend_running());
+  test::Json doc = test::SessionJson(0);
+  EXPECT_NE(test::NodeAt(doc, {"early"}), nullptr);
+  EXPECT_TRUE(HasRecordedAnything());
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_TRUE(fs::exists(name + ".hatchet"));
+  SetLazyCliStart(nullptr);
+}
+
+TEST_F(SessionTest, CliLazyStartFromStateMetricsAndOps) {
+  std::string name = dir_ + "/lazy";
+  g_lazy_name = &name;
+  const std::vector<std::function<void()>> first_calls = {
+      [] { EnterState("s"); ExitState(); },
+      [] { (void)AddMetrics(NewScopeId(), {{"m", MetricValue{int64_t{1}}}}); },
+      [] { uint64_t op = NewScopeId(); EnterOp(op, "op"); ExitOp(op); },
+  };
+  for (const auto& call : first_calls) {
+    test::ResetCore();
+    SetCommandLineMode(true);
+    SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+    EXPECT_FALSE(ProfilingOn());
+    call();
+    EXPECT_TRUE(ProfilingOn());
+    call();  // once started, no second start
+    EXPECT_TRUE(ProfilingOn());
+  }
+  SetLazyCliStart(nullptr);
+  // Outside CLI mode nothing starts.
+  test::ResetCore();
+  SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+  EnterScope(NewScopeId(), "x");
+  EXPECT_FALSE(ProfilingOn());
+  SetLazyCliStart(nullptr);
 }
 
 TEST_F(SessionTest, DiscardAfterForkForgetsTheRecordedFlag) {
