@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "format/json_fast_reader.h"
 #include "format/reader_common.h"
 
 namespace proton::format {
@@ -470,21 +471,28 @@ ReadFail ChromeOrShape(od::document& doc) {
 
 }  // namespace
 
-ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& tree) {
+ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& tree,
+                   bool allow_fast) {
   if (capacity < size + simdjson::SIMDJSON_PADDING) return ReadFail::kRead;
-  od::parser parser;
-  const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
-  if (parser.allocate(size, max_depth)) return ReadFail::kRead;
   size_t i = 0;
   while (i < size && IsAsciiSpace(data[i])) ++i;
   if (i >= size) return ReadFail::kRead;
   const bool object = data[i] == '{';
+  // A node takes at least ~21 bytes of JSON, Proton's pretty-printed ones ~1 KB: reserve for
+  // compact files; the untouched rest of the reservation costs no memory.
+  const size_t reserve_nodes = size / 64 + 16, reserve_names = size / 16 + 64;
+  if (allow_fast && !object && data[size] == '\0') {
+    tree.Reserve(reserve_nodes, reserve_names);
+    if (ParseJsonFast(data, size, tree)) return ReadFail::kNone;
+    tree = ProfileTree();  // the simdjson reader below decides every unusual document
+  }
+  od::parser parser;
+  const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
+  if (parser.allocate(size, max_depth)) return ReadFail::kRead;
   od::document doc;
   if (parser.iterate(data, size, capacity).get(doc)) return ReadFail::kRead;
   if (object) return ChromeOrShape(doc);
-  // A node takes at least ~21 bytes of JSON, Proton's pretty-printed ones ~1 KB: reserve for
-  // compact files; the untouched rest of the reservation costs no memory.
-  tree.Reserve(size / 64 + 16, size / 16 + 64);
+  tree.Reserve(reserve_nodes, reserve_names);
   ReadFail r;
   {
     JsonTreeReader reader(tree);

@@ -9,8 +9,10 @@
 namespace proton::format {
 
 // Parses a JSON profile into `tree` (not prepared). `data` must stay readable up to
-// `capacity` >= size + simdjson::SIMDJSON_PADDING bytes.
-ReadFail ParseJson(const char* data, size_t size, size_t capacity, viewer::ProfileTree& tree);
+// `capacity` >= size + simdjson::SIMDJSON_PADDING bytes. `allow_fast` tries the fast path
+// (json_fast_reader.h) first when the padding starts with a NUL; tests turn it off to compare.
+ReadFail ParseJson(const char* data, size_t size, size_t capacity, viewer::ProfileTree& tree,
+                   bool allow_fast = true);
 
 // Classifies a scalar token (numbers, NaN/Infinity/-Infinity, true/false/null).
 TokenValue ClassifyJsonToken(std::string_view tok);

@@ -1,0 +1,325 @@
+// Fast path of the JSON profile reader. Proton writes its profiles indented (4 spaces per
+// level), so 60-70% of a large file is whitespace; simdjson's stage 1 still classifies every
+// byte and writes a 4-byte structural index entry per token (a buffer of 4x the file size
+// that must be faulted in), and that was the largest cost of `proton-viewer` on big files.
+// This reader walks the text once, skipping whitespace runs 16 bytes at a time, and builds
+// the tree directly with an explicit stack (no recursion: 100,000-level chains work).
+//
+// It only accepts the common subset: ASCII strings without escapes or control bytes, scalar
+// metric/device values, the node keys "children"/"frame"/"metrics" (other keys with scalar
+// values are skipped). Anything else, and every syntax or shape error, makes it give up so
+// the simdjson reader handles the document from scratch; on every document it accepts it
+// makes the same ProfileTree calls, in the same order, as JsonTreeReader in json_reader.cc,
+// so the result is identical (tested by json_fast_reader_test.cc on every sample file).
+#include "format/json_fast_reader.h"
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "format/json_reader.h"
+#include "format/reader_common.h"
+
+namespace proton::format {
+
+namespace {
+
+using viewer::NodeId;
+using viewer::ProfileTree;
+using viewer::ValueType;
+
+inline bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+
+// First non-whitespace byte at or after p. Stops at the NUL after the input at the latest.
+inline const char* SkipWs(const char* p) {
+  if (!IsJsonSpace(*p)) return p;
+  ++p;
+#if defined(__SSE2__)
+  const __m128i sp = _mm_set1_epi8(' '), nl = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r'),
+                tab = _mm_set1_epi8('\t');
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i ws = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, sp), _mm_cmpeq_epi8(v, nl)),
+                                    _mm_or_si128(_mm_cmpeq_epi8(v, cr), _mm_cmpeq_epi8(v, tab)));
+    const unsigned other = ~static_cast<unsigned>(_mm_movemask_epi8(ws)) & 0xffffu;
+    if (other != 0) return p + __builtin_ctz(other);
+    p += 16;
+  }
+#else
+  while (IsJsonSpace(*p)) ++p;
+  return p;
+#endif
+}
+
+// The end of a string's content starting at p: the first '"', '\\', control or non-ASCII
+// byte (the NUL sentinel included).
+inline const char* ScanString(const char* p) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
+                low = _mm_set1_epi8(0x20);
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    // Signed compare: bytes >= 0x80 are negative, so this also catches non-ASCII.
+    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+                                      _mm_cmplt_epi8(v, low));
+    const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(stop));
+    if (m != 0) return p + __builtin_ctz(m);
+    p += 16;
+  }
+#else
+  for (;; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+  }
+#endif
+}
+
+inline bool IsTokenChar(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
+         c == '+' || c == '.';
+}
+
+class FastReader {
+ public:
+  FastReader(const char* data, size_t size, ProfileTree& tree)
+      : p_(data), end_(data + size), tree_(tree) {}
+
+  bool Run();
+
+ private:
+  struct Level {
+    NodeId id;
+    bool has_frame = false;
+    bool in_children = false;
+    bool first = true;  // no element read yet in the current object/array
+  };
+
+  // p_ at '"': the string's content (no escapes), p_ after the closing quote.
+  bool String(std::string_view& out) {
+    if (*p_ != '"') return false;
+    const char* s = p_ + 1;
+    const char* e = ScanString(s);
+    if (*e != '"') return false;
+    out = std::string_view(s, static_cast<size_t>(e - s));
+    p_ = e + 1;
+    return true;
+  }
+  // A key and its colon; p_ at the value afterwards.
+  bool Key(std::string_view& key) {
+    if (!String(key)) return false;
+    p_ = SkipWs(p_);
+    if (*p_ != ':') return false;
+    p_ = SkipWs(p_ + 1);
+    return true;
+  }
+  // A scalar token (number, NaN/Infinity, true/false/null), validated.
+  bool Token(TokenValue& t) {
+    const char* s = p_;
+    while (IsTokenChar(*p_)) ++p_;
+    t = ClassifyJsonToken(std::string_view(s, static_cast<size_t>(p_ - s)));
+    return t.type != ValueType::kAbsent;
+  }
+  // Before the next member of an object/array: the separator, or the closing `close`.
+  // Returns 1 for another member (p_ at it), 0 at the end (p_ after `close`), -1 on error.
+  int Next(bool& first, char close) {
+    p_ = SkipWs(p_);
+    if (*p_ == close) {
+      ++p_;
+      return 0;
+    }
+    if (first) {
+      first = false;
+      return 1;
+    }
+    if (*p_ != ',') return -1;
+    p_ = SkipWs(p_ + 1);
+    return 1;
+  }
+  bool Open(char c) {
+    if (*p_ != c) return false;
+    ++p_;
+    return true;
+  }
+
+  bool Walk();
+  bool Frame(NodeId n);
+  bool Metrics(NodeId n);
+  bool Devices();
+
+  const char* p_;
+  const char* end_;
+  ProfileTree& tree_;
+  std::vector<Level> stack_;
+};
+
+bool FastReader::Walk() {
+  while (!stack_.empty()) {
+    Level& l = stack_.back();
+    if (l.in_children) {
+      const int r = Next(l.first, ']');
+      if (r < 0) return false;
+      if (r == 0) {
+        l.in_children = false;
+        l.first = false;  // the node's next field needs a comma
+        continue;
+      }
+      if (!Open('{')) return false;
+      const NodeId id = tree_.AddNode(l.id);  // l is invalidated by the push below
+      stack_.push_back(Level{id});
+      continue;
+    }
+    const int r = Next(l.first, '}');
+    if (r < 0) return false;
+    if (r == 0) {
+      if (!l.has_frame) return false;
+      stack_.pop_back();
+      continue;
+    }
+    std::string_view key;
+    if (!Key(key)) return false;
+    if (key == "children") {
+      if (!Open('[')) return false;
+      l.in_children = true;
+      l.first = true;
+      continue;
+    }
+    // The node's own comma handling resumes after this field.
+    if (key == "frame") {
+      if (!Frame(l.id)) return false;
+      l.has_frame = true;
+    } else if (key == "metrics") {
+      if (!Metrics(l.id)) return false;
+    } else {
+      std::string_view s;
+      TokenValue t;
+      if (*p_ == '"' ? !String(s) : !Token(t)) return false;
+    }
+    l.first = false;
+  }
+  return true;
+}
+
+bool FastReader::Frame(NodeId n) {
+  if (!Open('{')) return false;
+  std::string_view name, type = "None";
+  bool has_name = false, first = true;
+  for (;;) {
+    const int r = Next(first, '}');
+    if (r < 0) return false;
+    if (r == 0) break;
+    std::string_view key, s;
+    if (!Key(key)) return false;
+    if (key == "name") {
+      if (!String(name)) return false;
+      has_name = true;
+    } else if (key == "type") {
+      if (*p_ == '"') {
+        if (!String(type)) return false;
+      } else {
+        TokenValue t;
+        if (!Token(t) || t.type != ValueType::kNull) return false;
+        type = "None";
+      }
+    } else {
+      TokenValue t;
+      if (*p_ == '"' ? !String(s) : !Token(t)) return false;
+    }
+  }
+  if (!has_name) return false;
+  tree_.SetFrame(n, name, type);
+  return true;
+}
+
+bool FastReader::Metrics(NodeId n) {
+  if (!Open('{')) return false;
+  bool first = true;
+  for (;;) {
+    const int r = Next(first, '}');
+    if (r < 0) return false;
+    if (r == 0) return true;
+    std::string_view key;
+    if (!Key(key)) return false;
+    if (*p_ == '"') {
+      std::string_view s;
+      if (!String(s)) return false;
+      tree_.SetString(n, key, s);
+    } else {
+      TokenValue t;
+      if (!Token(t)) return false;
+      SetTokenValue(tree_, n, key, t);
+    }
+  }
+}
+
+bool FastReader::Devices() {
+  if (!Open('{')) return false;
+  bool first_type = true;
+  for (;;) {
+    int r = Next(first_type, '}');
+    if (r < 0) return false;
+    if (r == 0) return true;
+    std::string_view tkey;
+    if (!Key(tkey) || !Open('{')) return false;
+    const std::string device_type(tkey);
+    bool first_device = true;
+    for (;;) {
+      r = Next(first_device, '}');
+      if (r < 0) return false;
+      if (r == 0) break;
+      std::string_view dkey;
+      if (!Key(dkey) || !Open('{')) return false;
+      const std::string index(dkey);
+      viewer::DeviceInfo info;
+      bool first_field = true;
+      for (;;) {
+        r = Next(first_field, '}');
+        if (r < 0) return false;
+        if (r == 0) break;
+        std::string_view fkey;
+        if (!Key(fkey)) return false;
+        TokenValue t;
+        if (*p_ == '"') {
+          if (!String(t.text)) return false;
+          t.type = ValueType::kString;
+        } else if (!Token(t)) {
+          return false;
+        }
+        SetDeviceField(info, fkey, t);
+      }
+      AddDevice(tree_.mutable_devices(), device_type, index, std::move(info));
+    }
+  }
+}
+
+bool FastReader::Run() {
+  p_ = SkipWs(p_);
+  if (!Open('[')) return false;
+  p_ = SkipWs(p_);
+  if (!Open('{')) return false;
+  stack_.push_back(Level{tree_.AddNode(viewer::kNoNode)});
+  if (!Walk()) return false;
+  p_ = SkipWs(p_);
+  if (*p_ == ',') {
+    p_ = SkipWs(p_ + 1);
+    if (!Devices()) return false;
+    p_ = SkipWs(p_);
+  }
+  if (!Open(']')) return false;
+  p_ = SkipWs(p_);
+  return p_ == end_;
+}
+
+}  // namespace
+
+bool ParseJsonFast(const char* data, size_t size, ProfileTree& tree) {
+  if (data[size] != '\0') return false;
+  FastReader reader(data, size, tree);
+  return reader.Run();
+}
+
+}  // namespace proton::format
