@@ -119,3 +119,30 @@ def test_idle_fork_child_of_a_recording_parent_writes_nothing(work):
     assert result.returncode == 0, result.stderr
     assert hatchets(work) == ["f.hatchet"]
     assert "proton: wrote" not in result.stderr
+
+
+def test_child_scope_before_any_cuda_call_is_recorded(work):
+    # On a GPU machine a non-root process starts session 0 at its first CUDA call (injection),
+    # so the fork child below has no session when it enters its scope. Pretending the driver is
+    # present takes that path here: the scope must start the session (scopes only, no cuInit)
+    # and the child must write its own file.
+    write(work, "g.py", """
+        import multiprocessing, os, sys
+        import proton
+
+        def child():
+            with proton.scope("child_scope"):
+                pass
+
+        if __name__ == "__main__":
+            sys.modules["_proton_cli_process"]._gpu_driver_present = lambda: True
+            p = multiprocessing.get_context("fork").Process(target=child)
+            p.start()
+            p.join()
+            print("child", p.pid)
+    """)
+    result = run(["-n", "g", "g.py"], work)
+    assert result.returncode == 0, result.stderr
+    pid = int(result.stdout.split()[-1])
+    assert sorted(hatchets(work)) == sorted(["g.hatchet", "g.pid%d.hatchet" % pid])
+    assert "child_scope" in frame_names(load(os.path.join(str(work), "g.pid%d.hatchet" % pid)))
