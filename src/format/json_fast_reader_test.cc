@@ -3,7 +3,11 @@
 // input, plus hand-written edge cases that it must either read identically or hand over.
 #include "format/json_fast_reader.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <cstring>
 #include <filesystem>
@@ -129,6 +133,55 @@ TEST(JsonFastReader, AcceptsOrHandsOver) {
   std::memcpy(buf.data(), doc.data(), doc.size());
   ProfileTree t;
   EXPECT_FALSE(ParseJsonFast(buf.data(), doc.size(), t));
+}
+
+// Streams a document from a temporary file; returns whether the fast path accepted it and,
+// when it did, checks the tree against the simdjson reader's.
+bool CompareStreamed(const std::string& doc, const std::string& what) {
+  const std::string path = testing::TempDir() + "/json_fast_reader_test.json";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << doc;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  EXPECT_GE(fd, 0);
+  ProfileTree fast;
+  const bool ok = ReadJsonFast(fd, doc.size(), fast);
+  ::close(fd);
+  std::remove(path.c_str());
+  if (!ok) return false;
+  std::string body = doc;
+  if (body.compare(0, 3, "\xEF\xBB\xBF") == 0) body.erase(0, 3);
+  std::vector<char> buf(body.size() + kPad, '\0');
+  std::memcpy(buf.data(), body.data(), body.size());
+  ProfileTree slow;
+  EXPECT_EQ(ParseJson(buf.data(), body.size(), buf.size(), slow, false), ReadFail::kNone) << what;
+  EXPECT_EQ(Dump(fast), Dump(slow)) << what;
+  return true;
+}
+
+// Several windows' worth of indented nodes with names of every length around the refill
+// points, a byte-order mark, trailing whitespace past a window, and hand-overs late in the file.
+TEST(JsonFastReader, StreamedAcrossWindows) {
+  std::string doc = "\xEF\xBB\xBF[\n  {\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": [";
+  for (int i = 0; i < 30000; ++i) {
+    if (i > 0) doc += ",";
+    doc += "\n      {\"children\": [], \"frame\": {\"name\": \"" + std::string(static_cast<size_t>(i % 97), 'a' + i % 26) +
+           "\", \"type\": \"function\"}, \"metrics\": {\"count\": " + std::to_string(i) +
+           ", \"time (ns)\": " + std::to_string(i * 1.5) + ", \"device_type\": \"CUDA\"}}";
+  }
+  doc += "]}, {\"CUDA\": {\"0\": {\"arch\": \"90\", \"num_sms\": 132}}}\n]";
+  const std::string ok = doc + std::string(3u << 20, ' ') + "\n";
+  EXPECT_GT(ok.size(), 4u << 20);
+  EXPECT_TRUE(CompareStreamed(ok, "windows"));
+  EXPECT_FALSE(CompareStreamed(ok + "x", "trailing byte"));
+  std::string late = doc;
+  late.insert(late.size() - 60, "\\");  // an escape inside the device table, megabytes in
+  EXPECT_FALSE(CompareStreamed(late, "late escape"));
+  // A name longer than the refill margin cannot be held in the window: handed over.
+  std::string long_name = "[{\"frame\": {\"name\": \"" + std::string(3u << 20, 'n') + "\"}}]";
+  EXPECT_FALSE(CompareStreamed(long_name, "long name"));
+  EXPECT_FALSE(CompareStreamed("\x93\x01", "msgpack"));
 }
 
 TEST(JsonFastReader, DeepChainWithoutRecursion) {

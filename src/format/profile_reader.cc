@@ -13,6 +13,7 @@
 
 #include <simdjson.h>
 
+#include "format/json_fast_reader.h"
 #include "format/json_reader.h"
 #include "format/msgpack_reader.h"
 
@@ -100,7 +101,7 @@ class MappedFile {
 };
 
 Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
-                                        std::string_view name) {
+                                        std::string_view name, bool allow_fast = true) {
   viewer::ProfileTree tree;
   size_t i = 0;
   // Optional UTF-8 byte-order mark, then ASCII whitespace, then [ or { means JSON.
@@ -109,7 +110,7 @@ Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t ca
   while (j < size && IsAsciiSpace(data[j])) ++j;
   ReadFail fail = ReadFail::kRead;
   if (j < size && (data[j] == '[' || data[j] == '{')) {
-    fail = ParseJson(data + i, size - i, capacity - i, tree);
+    fail = ParseJson(data + i, size - i, capacity - i, tree, allow_fast);
   } else if (size > 0) {
     const auto b = static_cast<unsigned char>(data[0]);
     if ((b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd) fail = ParseMsgpack(data, size, tree);
@@ -128,6 +129,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
   Buffer buf;
   int err = 0;
+  bool allow_fast = true;
   if (path == "-") {
     if (!ReadAll(STDIN_FILENO, 0, buf, err)) return OpenError(name, err);
   } else {
@@ -139,10 +141,23 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
     else if (S_ISDIR(st.st_mode)) err = EISDIR;
     const bool regular = err == 0 && S_ISREG(st.st_mode);
     if (regular && st.st_size > 0) {
+      // Common case first: a JSON tree profile streamed through a small window, never held
+      // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
+      {
+        viewer::ProfileTree tree;
+        if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
+          ::close(fd);
+          return tree;
+        }
+      }
+      allow_fast = false;  // the in-memory fast path would stop at the same place
+      if (::lseek(fd, 0, SEEK_SET) != 0) err = errno;
+    }
+    if (err == 0 && regular && st.st_size > 0) {
       MappedFile map;
       if (map.Map(fd, static_cast<size_t>(st.st_size))) {
         ::close(fd);
-        return ParseBuffer(map.data(), map.size(), map.capacity(), name);
+        return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
       }
       // Mapping can fail (some special file systems): fall back to read().
     }
@@ -151,7 +166,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
     ::close(fd);
     if (err != 0) return OpenError(name, err);
   }
-  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name);
+  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
 }
 
 Result<viewer::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {
