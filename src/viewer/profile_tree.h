@@ -168,6 +168,8 @@ class ProfileTree {
     return std::string_view(names_).substr(name_off_[n], name_len_[n]);
   }
   std::string_view type(NodeId n) const { return types_[type_[n]]; }
+  // Bytes in the name arena (an upper bound of the names' total length): sizes reservations.
+  size_t name_bytes() const { return names_.size(); }
   // Children in file order (used for inclusive sums and merges).
   std::span<const NodeId> children(NodeId n) const {
     return {children_.data() + child_begin_[n], child_begin_[n + 1] - child_begin_[n]};
