@@ -16,8 +16,14 @@ void WriteChromeTrace(const TraceData& data, std::string& out, const ChunkSink* 
   if (events.empty()) return;
   std::vector<uint32_t> order(events.size());
   std::iota(order.begin(), order.end(), 0u);
+  // Stream by stream; within a stream by start time. Records arrive in buffer order, which is
+  // not always start order (a buffer of the autograd thread's launches can complete after a
+  // later one), and trace viewers expect each lane in time order (Triton 3.6 files are).
   std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    return events[a].stream_id < events[b].stream_id;
+    if (events[a].stream_id != events[b].stream_id) {
+      return events[a].stream_id < events[b].stream_id;
+    }
+    return events[a].start_ns < events[b].start_ns;
   });
   uint64_t min_start = UINT64_MAX;
   for (const TraceEvent& e : events) min_start = std::min(min_start, e.start_ns);

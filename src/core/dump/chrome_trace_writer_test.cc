@@ -54,7 +54,7 @@ TEST(ChromeTrace, EmptyTraceIsEmptyFile) {
   EXPECT_EQ(Write(data), "");
 }
 
-TEST(ChromeTrace, StreamsAscendingThenRecordingOrderOneObject) {
+TEST(ChromeTrace, StreamsAscendingThenStartTimeOneObject) {
   TraceData data;
   AddEvent(data, {"ROOT", "k13a"}, 5000, 6000, 13);
   AddEvent(data, {"ROOT", "s", "k7a"}, 2000, 2500, 7);
@@ -66,10 +66,10 @@ TEST(ChromeTrace, StreamsAscendingThenRecordingOrderOneObject) {
             "\"name\":\"k7a\",\"ph\":\"X\",\"tid\":7,\"ts\":1.0},"
             "{\"args\":{\"call_stack\":[\"ROOT\",\"k7b\"]},\"cat\":\"kernel\",\"dur\":0.001,"
             "\"name\":\"k7b\",\"ph\":\"X\",\"tid\":7,\"ts\":8.0},"
-            "{\"args\":{\"call_stack\":[\"ROOT\",\"k13a\"]},\"cat\":\"kernel\",\"dur\":1.0,"
-            "\"name\":\"k13a\",\"ph\":\"X\",\"tid\":13,\"ts\":4.0},"
             "{\"args\":{\"call_stack\":[\"ROOT\",\"k13b\"]},\"cat\":\"kernel\",\"dur\":0.5,"
-            "\"name\":\"k13b\",\"ph\":\"X\",\"tid\":13,\"ts\":0.0}]}\n");
+            "\"name\":\"k13b\",\"ph\":\"X\",\"tid\":13,\"ts\":0.0},"
+            "{\"args\":{\"call_stack\":[\"ROOT\",\"k13a\"]},\"cat\":\"kernel\",\"dur\":1.0,"
+            "\"name\":\"k13a\",\"ph\":\"X\",\"tid\":13,\"ts\":4.0}]}\n");
 }
 
 }  // namespace
