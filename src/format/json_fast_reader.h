@@ -18,7 +18,7 @@ namespace proton::format {
 bool ParseJsonFast(const char* data, size_t size, viewer::ProfileTree& tree);
 
 // The same, streaming the input from `fd` (at offset 0; an optional UTF-8 byte-order mark is
-// skipped) through a 1 MiB window, so the file is never held in memory. `size_hint` (the file
+// skipped) through a 256 KiB window, so the file is never held in memory. `size_hint` (the file
 // size, 0 when unknown) sizes the tree's reservations. On false the caller discards `tree`,
 // rewinds `fd` and reads the whole file the ordinary way.
 bool ReadJsonFast(int fd, size_t size_hint, viewer::ProfileTree& tree);
