@@ -3,6 +3,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/backend/fake_backend.h"
@@ -84,6 +85,33 @@ void BM_AttributeKernelRecord(benchmark::State& state) {
   SessionManager::Get().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_AttributeKernelRecord);
+
+// The whole host-side launch path in the steady state (§7.4): enter + exit callbacks and the
+// record's attribution, one launch in flight at a time, two kernels alternating under a scope.
+void BM_LaunchAndAttribute(benchmark::State& state) {
+  StartSession("fake");
+  BackendSink* sink = FakeBackend::Current()->sink();
+  uint64_t scope = NewScopeId();
+  EnterScope(scope, "add_phase");
+  const std::string_view names[2] = {"add_kernel", "mul_kernel"};
+  KernelRecord r;
+  r.stream_id = 7;
+  uint64_t corr = 0;
+  for (auto _ : state) {
+    ++corr;
+    std::string_view name = names[corr & 1];
+    sink->OnLaunchEnter(corr, name, 1);
+    sink->OnLaunchExit(corr);
+    r.correlation_id = corr;
+    r.name = name;
+    r.start_ns = corr * 10;
+    r.end_ns = r.start_ns + 5;
+    sink->OnKernelRecord(r);
+  }
+  (void)ExitScope(scope, "add_phase");
+  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+}
+BENCHMARK(BM_LaunchAndAttribute);
 
 // 1000 scopes x 1000 kernel leaves with kernel metrics, plus a flexible metric per scope.
 TreeData& MillionNodeTree() {
