@@ -14,6 +14,8 @@ void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* 
 void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                         size_t size, size_t valid_size);
 void SetBufferOwner(CuptiBackend* backend);
+// After this, every entry point above returns at once (process exit: CuptiBackend::Stop).
+void DetachCallbacks();
 
 // Thread-local capture state, exposed for Stop (which forgets contexts seen by all threads).
 void BumpContextGeneration();

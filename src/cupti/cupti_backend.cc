@@ -175,6 +175,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
   started_.store(true, std::memory_order_release);
+  if (CliMode()) RegisterExitFinalizeOnce();
   return Status();
 }
 
@@ -220,6 +221,10 @@ void CuptiBackend::ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>
 
 void CuptiBackend::Stop() {
   if (!started_.exchange(false)) return;
+  if (ProcessExiting()) {
+    DetachAtExit();
+    return;
+  }
   // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
   // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it.
   cupti_->activity_disable(activity_kind_);
@@ -237,6 +242,20 @@ void CuptiBackend::Stop() {
   cupti_->finalize();
   SetBufferOwner(nullptr);
   sink_.store(nullptr, std::memory_order_release);
+}
+
+void CuptiBackend::DetachAtExit() {
+  // At process exit (C atexit of a native program) CUPTI's own exit cleanup and the CUDA
+  // runtime's teardown run around this handler: cuptiActivityDisable, cuptiUnsubscribe and
+  // cuptiFinalize may meet a torn-down CUPTI (the GPU machine's native target died with SIGSEGV
+  // right after its profile was written), and CUPTI may still call us afterwards (context
+  // destruction, its final buffer flush). So, like NVIDIA's injection sample, the flush that
+  // Finalize did is all: callbacks become no-ops, and the buffers CUPTI may still hold stay
+  // allocated (the pool is leaked, as is this object: see register_cupti.cc).
+  DetachCallbacks();
+  sink_.store(nullptr, std::memory_order_release);
+  SetBufferOwner(nullptr);
+  (void)buffers_.release();
 }
 
 std::optional<DeviceInfo> CuptiBackend::QueryDevice(uint32_t device_id) {

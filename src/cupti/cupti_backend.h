@@ -61,6 +61,7 @@ class CuptiBackend final : public Backend {
   Status LoadLibraries();
   Status EnableCallbacks(bool nvtx);
   void DisableCallbacks();
+  void DetachAtExit();
   // Handlers get the sink loaded once by OnCallback: Stop may clear sink_ while a callback of
   // another thread is in flight, and the sink (owned by the core) outlives the backend.
   void HandleDriverCall(BackendSink* sink, CUpti_CallbackId id, const CUpti_CallbackData* data);

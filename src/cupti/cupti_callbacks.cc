@@ -17,6 +17,7 @@ struct NvtxRangePushAParams {
 };
 
 std::atomic<CuptiBackend*> g_buffer_owner{nullptr};
+std::atomic<bool> g_detached{false};  // set once at process exit, checked first by every entry
 std::atomic<uint64_t> g_context_generation{1};
 
 // Per-thread state. Plain types only, so access needs no TLS initialisation guard.
@@ -42,17 +43,19 @@ void SetBufferOwner(CuptiBackend* backend) {
   g_buffer_owner.store(backend, std::memory_order_release);
 }
 
+void DetachCallbacks() { g_detached.store(true, std::memory_order_release); }
+
 void BumpContextGeneration() { g_context_generation.fetch_add(1, std::memory_order_acq_rel); }
 
 void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId id, const void* data) {
-  if (userdata == nullptr || data == nullptr) return;
+  if (g_detached.load(std::memory_order_acquire) || userdata == nullptr || data == nullptr) return;
   static_cast<CuptiBackend*>(userdata)->OnCallback(domain, id, data);
 }
 
 void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* max_records) {
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
-  if (owner == nullptr) {
+  if (owner == nullptr || g_detached.load(std::memory_order_acquire)) {
     *buffer = nullptr;
     *size = 0;
     *max_records = 0;
@@ -63,6 +66,7 @@ void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* 
 
 void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                         size_t /*size*/, size_t valid_size) {
+  if (g_detached.load(std::memory_order_acquire)) return;  // the buffer stays allocated
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
   if (owner != nullptr) owner->OnBufferCompleted(context, stream_id, buffer, valid_size);
 }

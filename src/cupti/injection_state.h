@@ -12,6 +12,16 @@ namespace proton::cupti {
 bool InInjectionInit();
 void SetInInjectionInit(bool inside);
 
+// Process exit in CLI mode. CuptiBackend::Start registers (once, with atexit, after libcupti
+// is loaded and CUPTI has set up its own exit cleanup) a handler that marks the process as
+// exiting and runs the exit hook (injection.cc: the CLI's FinalizeProcess). Being registered
+// later, it runs before CUPTI's cleanup and before static destructors of objects made since;
+// the CLI's load-time atexit handler runs after all of those. While exiting, Stop detaches
+// instead of unsubscribing (see CuptiBackend::Stop).
+void SetExitFinalizeHook(void (*hook)());
+void RegisterExitFinalizeOnce();
+bool ProcessExiting();
+
 bool InBackendStart();
 class ScopedBackendStart {
  public:

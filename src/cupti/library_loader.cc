@@ -180,8 +180,9 @@ Status CheckCuptiVersion(const std::string& path, uint32_t cupti_api_version, in
 }
 
 Result<const DriverApi*> LoadDriver() {
-  static std::mutex mutex;
-  static DriverApi api;
+  // Never destroyed (like the tables below): the exit finalize may run after static destructors.
+  static std::mutex& mutex = *new std::mutex();
+  static DriverApi& api = *new DriverApi();
   static bool loaded = false;
   std::lock_guard<std::mutex> lock(mutex);
   if (loaded) return &api;
@@ -200,8 +201,8 @@ Result<const DriverApi*> LoadDriver() {
 }
 
 Result<const CuptiApi*> LoadCupti(const DriverApi* driver, int compute_major) {
-  static std::mutex mutex;
-  static CuptiApi api;
+  static std::mutex& mutex = *new std::mutex();
+  static CuptiApi& api = *new CuptiApi();
   static bool loaded = false;
   std::lock_guard<std::mutex> lock(mutex);
   if (loaded) return &api;

@@ -26,8 +26,33 @@ bool DriverHasDevice() {
   return api->device_get_count(&count) == CUDA_SUCCESS && count > 0;
 }
 
+// The registry's instance: forwards to a CuptiBackend that is freed with it, except after a
+// detach at process exit, where CUPTI keeps our pointer (subscriber user data) and may still
+// call it during its own cleanup or the runtime's context teardown: then it is left alive.
+class OwningCuptiBackend final : public Backend {
+ public:
+  OwningCuptiBackend() : backend_(new CuptiBackend()) {}
+  ~OwningCuptiBackend() override {
+    if (!ProcessExiting()) delete backend_;
+  }
+  OwningCuptiBackend(const OwningCuptiBackend&) = delete;
+  OwningCuptiBackend& operator=(const OwningCuptiBackend&) = delete;
+  std::string_view Name() const override { return backend_->Name(); }
+  Status Start(BackendSink* sink, std::string_view mode) override {
+    return backend_->Start(sink, mode);
+  }
+  void Flush(bool synchronize) override { backend_->Flush(synchronize); }
+  void Stop() override { backend_->Stop(); }
+  std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override {
+    return backend_->QueryDevice(device_id);
+  }
+
+ private:
+  CuptiBackend* backend_;
+};
+
 const bool kRegistered = RegisterBackend(BackendRegistration{
-    "cupti", &DriverHasDevice, [] { return std::unique_ptr<Backend>(new CuptiBackend()); }});
+    "cupti", &DriverHasDevice, [] { return std::unique_ptr<Backend>(new OwningCuptiBackend()); }});
 
 }  // namespace
 

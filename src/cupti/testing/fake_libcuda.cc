@@ -1,15 +1,26 @@
 // Test-only stand-in for libcuda.so.1 (no GPU): just the entry points the CUPTI backend
 // resolves, and a cuInit that loads CUDA_INJECTION64_PATH and calls its InitializeInjection on
 // the calling thread, as the real driver does. Used by injection_cli_test.sh.
+// Before it loads the injection it registers an exit handler standing for the CUDA runtime's
+// own teardown (registered before main by the program's fatbinary registration, so it runs
+// after every handler libproton.so registers): the primary context is destroyed, and the
+// fake CUPTI delivers that to its subscriber (fakecupti_driver_teardown).
 #include <cuda.h>
 #include <dlfcn.h>
 #include <cstdio>
 #include <cstdlib>
 extern "C" {
 static bool g_init = false;
+static void RuntimeTeardown() {
+  const char* cupti = getenv("PROTON_CUPTI_LIBRARY");
+  void* h = cupti ? dlopen(cupti, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+  auto fn = h ? (void (*)())dlsym(h, "fakecupti_driver_teardown") : nullptr;
+  if (fn) fn();
+}
 CUresult cuInit(unsigned int) {
   if (g_init) return CUDA_SUCCESS;
   g_init = true;
+  atexit(RuntimeTeardown);
   const char* inj = getenv("CUDA_INJECTION64_PATH");
   if (inj) {
     void* h = dlopen(inj, RTLD_NOW);
