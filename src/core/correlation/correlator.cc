@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 
 #include "core/config/config.h"
 #include "core/record/recorder.h"
@@ -252,27 +253,34 @@ void Correlator::AfterFlush() {
   unknown_count_ids_.clear();
 }
 
-void Correlator::ClearRing() {
+void Correlator::ClearRing(bool after_fork) {
   Slot* ring = ring_ptr_.load(std::memory_order_acquire);
   if (ring == nullptr) return;
   for (size_t i = 0; i < kRingSize; ++i) {
     Slot& slot = ring[i];
     uint64_t key = slot.key.load(std::memory_order_acquire);
-    while (true) {
+    // In a forked child the thread that held a slot did not survive the fork: take it.
+    while (!after_fork) {
       if (key == kBusy) {  // a launch or record in progress: wait for it
         key = slot.key.load(std::memory_order_acquire);
         continue;
       }
       if (slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) break;
     }
-    for (CaptureTarget& target : slot.targets) target = CaptureTarget{};
+    for (CaptureTarget& target : slot.targets) {
+      if (after_fork && key == kBusy) {
+        new (&target) CaptureTarget{};  // maybe half-written: leaked, never destroyed
+      } else {
+        target = CaptureTarget{};
+      }
+    }
     slot.key.store(0, std::memory_order_release);
   }
 }
 
-void Correlator::Reset() {
+void Correlator::Reset(bool after_fork) {
   // Without mutex_: a record being applied holds its slot and may take mutex_ (graph paths).
-  ClearRing();
+  ClearRing(after_fork);
   std::lock_guard<std::mutex> lock(mutex_);
   entries_.clear();
   unknown_count_ids_.clear();

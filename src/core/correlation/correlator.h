@@ -46,7 +46,9 @@ class Correlator : public BackendSink {
   // count was unknown (§3.8: no per-launch state beyond the flush that completes it).
   void AfterFlush();
   // Clears every map and counter (before the backend unsubscribes: correlation ids restart).
-  void Reset();
+  // `after_fork`: in a forked child, ring slots held by threads that no longer exist are
+  // taken instead of waited for.
+  void Reset(bool after_fork = false);
   // The one-line loss warning for the counters so far ("" when nothing was lost).
   std::string LossWarning();
   LossCounters counters();
@@ -78,7 +80,7 @@ class Correlator : public BackendSink {
     uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
   };
   Slot* Ring();
-  void ClearRing();
+  void ClearRing(bool after_fork);
   void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                        uint32_t expected_records);
   void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);

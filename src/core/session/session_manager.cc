@@ -386,7 +386,7 @@ void SessionManager::DiscardAll(bool stop_backend) {
   // The parent's backend state is meaningless in a forked child: never call into it.
   (void)backend_.release();
   backend_name_.clear();
-  correlator_->Reset();
+  correlator_->Reset(/*after_fork=*/!stop_backend);
   profiling_on_.store(false);
   cli_backend_refused_ = false;
   g_lazy_start_tried.store(false);
