@@ -97,7 +97,8 @@ inline bool IsTokenChar(char c) {
 // whitespace run longer than kKeep makes the reader hand over, which is only slower.
 constexpr size_t kWindow = size_t{256} << 10;
 constexpr size_t kKeep = size_t{64} << 10;
-constexpr size_t kTail = 64;  // NUL sentinel + room for the 16-byte loads past the end
+constexpr size_t kTail = 64;
+constexpr size_t kMaxLevels = (size_t{1} << 23) - 16;  // NUL sentinel + room for the 16-byte loads past the end
 
 class FastReader {
  public:
@@ -220,6 +221,9 @@ bool FastReader::Walk() {
         continue;
       }
       if (!Open('{')) return false;
+      // simdjson's reader stops at 2^24 open containers (two per level): hand such a
+      // document over so that both paths keep failing alike.
+      if (stack_.size() >= kMaxLevels) return false;
       const NodeId id = tree_.AddNode(l.id);  // l is invalidated by the push below
       stack_.push_back(Level{id});
       continue;

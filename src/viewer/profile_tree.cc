@@ -28,11 +28,18 @@ inline double NanAdd(double a, double b) {
 template <typename V>
 void AdviseHugePages(const V& v) {
   const size_t bytes = v.capacity() * sizeof(typename V::value_type);
-  if (bytes < (size_t{8} << 20)) return;
+  if (bytes < (size_t{4} << 20)) return;  // at least one whole 2 MB page inside
   const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto begin = (reinterpret_cast<uintptr_t>(v.data()) + page - 1) & ~(page - 1);
   const auto end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(page - 1);
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+// reserve() + AdviseHugePages: for the per-node arrays that passes (re)build from scratch.
+template <typename V>
+void ReserveHuge(V& v, size_t n) {
+  if (v.capacity() < n) v.reserve(n);
+  AdviseHugePages(v);
 }
 
 }  // namespace
@@ -176,7 +183,11 @@ void ProfileTree::SetString(NodeId n, std::string_view key, std::string_view v) 
   RawColumn& col = ColumnFor(n, key);
   col.type[n] = ValueType::kString;
   col.own[n] = kMissing;
-  if (col.own_str.size() < col.type.size()) col.own_str.resize(col.type.size(), kNoString);
+  if (col.own_str.size() < col.type.size()) {
+    // First string of the column: reserve like type/own, so growing it per node never copies.
+    if (col.own_str.empty()) ReserveHuge(col.own_str, col.type.capacity());
+    col.own_str.resize(col.type.size(), kNoString);
+  }
   // Kernels repeat the same few strings ("0", "CUDA"): try the last one before hashing.
   uint32_t id = col.strings.empty() ? kNoString : col.last_string;
   if (id != kNoString && col.strings[id] == v) {
@@ -228,16 +239,21 @@ void ProfileTree::BuildStructure(bool sort_children) {
     if (!col.own_int.empty()) col.own_int.resize(n_nodes, 0);
     if (!col.own_str.empty()) col.own_str.resize(n_nodes, kNoString);
   }
+  ReserveHuge(child_begin_, n_nodes + 1);
   child_begin_.assign(n_nodes + 1, 0);
   for (size_t n = 1; n < n_nodes; ++n) ++child_begin_[parent_[n] + 1];
   for (size_t n = 0; n < n_nodes; ++n) child_begin_[n + 1] += child_begin_[n];
+  ReserveHuge(children_, n_nodes);
   children_.resize(n_nodes > 0 ? n_nodes - 1 : 0);
   {
-    std::vector<uint64_t> cursor(child_begin_.begin(), child_begin_.end() - 1);
+    std::vector<uint64_t> cursor;
+    ReserveHuge(cursor, n_nodes);
+    cursor.assign(child_begin_.begin(), child_begin_.end() - 1);
     // Ascending ids are pre-order, so each parent's children arrive in file order.
     for (size_t n = 1; n < n_nodes; ++n) children_[cursor[parent_[n]]++] = static_cast<NodeId>(n);
   }
-  sorted_children_ = children_;
+  ReserveHuge(sorted_children_, n_nodes);
+  sorted_children_.assign(children_.begin(), children_.end());
   if (!sort_children) return;
   auto less = [this](NodeId a, NodeId b) {
     const int c = name(a).compare(name(b));  // char_traits<char> compares as unsigned bytes
@@ -315,9 +331,11 @@ void ProfileTree::ComputeInclusive() {
       col.inc.shrink_to_fit();
       continue;
     }
+    ReserveHuge(col.inc, n_nodes);
     col.inc.assign(n_nodes, kMissing);
     if (col.kind == ColumnKind::kInteger) {
       // Exact int64 sums (wrapping like numpy), converted to double once per node.
+      ReserveHuge(exact, n_nodes);
       exact.assign(n_nodes, 0);
       for (size_t i = n_nodes; i-- > 0;) {
         const NodeId n = static_cast<NodeId>(i);
