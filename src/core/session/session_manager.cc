@@ -104,7 +104,7 @@ Status SessionManager::StartBackendLocked(const std::string& backend, const std:
     // §5.2: the API raises the backend's message as is (RuntimeError). In CLI mode the
     // backend already printed its one step-aside line: the process runs unprofiled and
     // writes no file, so no session is created and nothing more is printed.
-    if (!cli_start) return st;
+    if (!cli_start) return RuntimeError(st.message());
     cli_backend_refused_ = true;
     return Status();
   }
