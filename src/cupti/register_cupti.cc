@@ -29,11 +29,17 @@ bool DriverHasDevice() {
 // The registry's instance: forwards to a CuptiBackend that is freed with it, except after a
 // detach at process exit, where CUPTI keeps our pointer (subscriber user data) and may still
 // call it during its own cleanup or the runtime's context teardown: then it is left alive.
+std::atomic<CuptiBackend*> g_backend_kept_at_exit{nullptr};  // reachable: no leak report
+
 class OwningCuptiBackend final : public Backend {
  public:
   OwningCuptiBackend() : backend_(new CuptiBackend()) {}
   ~OwningCuptiBackend() override {
-    if (!ProcessExiting()) delete backend_;
+    if (ProcessExiting()) {
+      g_backend_kept_at_exit.store(backend_, std::memory_order_release);
+    } else {
+      delete backend_;
+    }
   }
   OwningCuptiBackend(const OwningCuptiBackend&) = delete;
   OwningCuptiBackend& operator=(const OwningCuptiBackend&) = delete;
