@@ -1,9 +1,13 @@
 // See viewer_command.h. The order of steps is §8's; every error is a value.
 #include "viewer/viewer_command.h"
 
+#include <malloc.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
 #include <string_view>
 
 #include "format/profile_reader.h"
@@ -133,7 +137,34 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   return 0;
 }
 
+namespace {
+
+// Page faults dominate a 20k-node run on virtual machines (about 10 us per 4 KB page here,
+// ~1,500 of them for the tree and its passes). Arrays up to 32 MB are taken from the heap,
+// which is grown once by 64 MB of padding (untouched pages cost no memory) and marked for
+// transparent huge pages: one fault then maps 2 MB. Larger arrays stay separate mappings
+// (advised by ProfileTree itself). Purely a performance hint: every call may fail harmlessly.
+void UseHugePageHeap() {
+  constexpr size_t kPad = size_t{64} << 20;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  mallopt(M_TOP_PAD, static_cast<int>(kPad));
+  char* before = static_cast<char*>(::sbrk(0));
+  // Makes the heap grow by the padding now (volatile: the pair must not be optimised away).
+  void* volatile probe = std::malloc(size_t{256} << 10);
+  char* after = static_cast<char*>(::sbrk(0));
+  std::free(probe);
+  if (before == reinterpret_cast<char*>(-1) || after == reinterpret_cast<char*>(-1) || after <= before) return;
+  const auto huge = uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<uintptr_t>(before) + huge - 1) & ~(huge - 1);
+  const auto end = reinterpret_cast<uintptr_t>(after) & ~(huge - 1);
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace
+
 int RunViewerCommand(int argc, char** argv) {
+  UseHugePageHeap();
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   return RunCommand("proton-viewer", UsageText(), [&]() -> Result<int> {
     return ViewerMain(args, STDOUT_FILENO, ::isatty(STDOUT_FILENO) == 1);
