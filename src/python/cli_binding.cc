@@ -47,13 +47,20 @@ PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
   options.data = data;
   options.backend = backend;
   options.mode = mode;
+  PyObject* id =
+      RunStart(options, [](const StartOptions& o) { return proton::StartCliSession(o); });
+  if (id != nullptr && id != Py_None) g_profiling_on = true;
+  return id;
+}
+
+PyObject* RunStart(const StartOptions& options,
+                   Result<std::optional<int>> (*start)(const StartOptions&)) {
   std::optional<Result<std::optional<int>>> result;
   Py_BEGIN_ALLOW_THREADS
-  result.emplace(proton::StartCliSession(options));
+  result.emplace(start(options));
   Py_END_ALLOW_THREADS
   if (!result->ok()) return RaiseStatus(result->status());
   if (!result->value().has_value()) Py_RETURN_NONE;
-  g_profiling_on = true;
   return PyLong_FromLong(*result->value());
 }
 

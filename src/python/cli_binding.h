@@ -5,7 +5,14 @@
 
 #include <Python.h>
 
+#include "proton/proton.h"
+
 namespace proton::python {
+
+// Runs `start` (proton::Start or proton::StartCliSession) without the GIL, since a backend
+// start may wait on the driver, and returns the session id, None, or the raised error.
+PyObject* RunStart(const StartOptions& options,
+                   Result<std::optional<int>> (*start)(const StartOptions&));
 
 PyObject* SetCommandLine(PyObject* self, PyObject* on);
 PyObject* IsCommandLine(PyObject* self, PyObject* unused);

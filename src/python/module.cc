@@ -86,13 +86,7 @@ PyObject* Start(PyObject*, PyObject* args) {
   options.data = data;
   options.backend = backend;
   options.mode = mode;
-  std::optional<Result<std::optional<int>>> result;
-  Py_BEGIN_ALLOW_THREADS
-  result.emplace(proton::Start(options));
-  Py_END_ALLOW_THREADS
-  if (!result->ok()) return RaiseStatus(result->status());
-  if (!result->value().has_value()) Py_RETURN_NONE;
-  return PyLong_FromLong(*result->value());
+  return RunStart(options, &proton::Start);
 }
 
 PyObject* Activate(PyObject*, PyObject* session_arg) {
