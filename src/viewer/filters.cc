@@ -5,19 +5,10 @@
 #include <vector>
 
 #include "viewer/name_pattern.h"
+#include "viewer/quoted.h"
 
 namespace proton::viewer {
 namespace {
-
-// "'s'" (built by appending: GCC 12's -Wrestrict misfires on "'" + std::string(...)).
-std::string Quoted(std::string_view s) {
-  std::string q;
-  q.reserve(s.size() + 2);
-  q += '\'';
-  q.append(s);
-  q += '\'';
-  return q;
-}
 
 Result<std::vector<uint8_t>> MatchNames(const ProfileTree& tree, std::string_view pattern,
                                         std::string_view option) {

@@ -8,19 +8,10 @@
 #include <optional>
 
 #include "viewer/device_peaks.h"
+#include "viewer/quoted.h"
 
 namespace proton::viewer {
 namespace {
-
-// "'s'" (built by appending: GCC 12's -Wrestrict misfires on "'" + std::string(...)).
-std::string Quoted(std::string_view s) {
-  std::string q;
-  q.reserve(s.size() + 2);
-  q += '\'';
-  q.append(s);
-  q += '\'';
-  return q;
-}
 
 struct Unit {
   std::string_view name;
