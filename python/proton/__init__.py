@@ -13,12 +13,13 @@ Private interface for the ``proton`` command's bootstrap (python/proton_bootstra
     session-0 rules of profiler.md §1.4 (D1, D2) apply.
 ``proton._C.is_command_line() -> bool``
     Whether the process is in command-line mode.
-``proton._C.start_cli_session(name=None, context="shadow", data="tree", backend="", mode="")``
+``proton._C.start_cli_session(name=None, context="shadow", data="tree", backend="", mode="", scopes_only=False)``
     Creates (or joins) session 0 for the command although :func:`start` ignores calls in
     command-line mode (core: ``StartCliSession``), and sets ``flags.profiling_on``. The
     arguments are the launcher's ``PROTON_CLI_*`` values (profiler.md §2.13); returns the
     session id (0), or None when profiling is disabled. Call it after
-    ``set_command_line(True)``.
+    ``set_command_line(True)``. ``scopes_only=True`` starts no GPU backend: the CUDA
+    injection attaches it at the program's first ``cuInit``.
 ``proton._C.has_recorded_anything() -> bool``
     Whether this process recorded any scope, metric or kernel (§2.7: helper processes
     write a file only then).

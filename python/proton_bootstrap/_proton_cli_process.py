@@ -7,7 +7,10 @@ start-up by ``sitecustomize``:
   use, through the CUDA injection (src/cupti -> src/core/cli), because starting it here would
   initialise the driver in every helper process (slow, and a forked child of such a process
   can no longer use CUDA). Without a driver they start a scopes-only session at once, so
-  their scopes are recorded.
+  their scopes are recorded. The root's session also starts without its GPU backend when the
+  injection is set: the injection attaches it at the program's first ``cuInit``, so a script
+  that never touches the GPU does not pay for the driver's initialisation (~250 ms) and a
+  child it forks before its first CUDA call can still use CUDA.
 * the ``triton.profiler`` alias (§2.12) and the ``-k triton`` hook;
 * exit handling: an interpreter exit hook and a wrapped ``os._exit`` write the profile; a
   forked child drops its parent's session (C fork handler) and starts its own;
@@ -26,7 +29,7 @@ import atexit
 import os
 import sys
 
-_state = {"root": False, "finalized": False, "c": None, "forked": False}
+_state = {"root": False, "finalized": False, "c": None}
 
 
 def _load_extension():
@@ -68,10 +71,13 @@ def _session_name(root):
 
 
 def _gpu_driver_present():
+    # Tests set PROTON_TEST_GPU_DRIVER=1 to take the GPU-machine paths with the fake driver.
+    if os.environ.get("PROTON_TEST_GPU_DRIVER") == "1":
+        return True
     return os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/nvidiactl")
 
 
-def _start_session():
+def _start_session(scopes_only=False):
     c = _state["c"]
     root = _is_root()
     _state["root"] = root
@@ -81,7 +87,8 @@ def _start_session():
                         context=env.get("PROTON_CLI_CONTEXT") or "shadow",
                         data=env.get("PROTON_CLI_DATA") or "tree",
                         backend=env.get("PROTON_CLI_BACKEND", ""),
-                        mode=env.get("PROTON_CLI_MODE", ""))
+                        mode=env.get("PROTON_CLI_MODE", ""),
+                        scopes_only=scopes_only)
 
 
 def finalize_now():
@@ -92,9 +99,8 @@ def finalize_now():
     c = _state["c"]
     if c is None or not c.get_profiling_on():
         return  # finalized by the user already, or never started
+    # A forked child's flag is its own: the C fork handler reset it with the parent's sessions.
     if not (_state["root"] or c.has_recorded_anything()):
-        return
-    if _state["forked"] and not _state["root"] and not _fork_child_recorded(c):
         return
     # A second Ctrl-C must not cut the write short (§2.10): the process is exiting anyway.
     # `_signal` is the builtin the `signal` module wraps: importing `signal` itself pulls in enum,
@@ -121,16 +127,6 @@ def finalize_now():
                 signal.signal(signal.SIGINT, previous)
             except (ValueError, OSError, TypeError):
                 pass
-
-
-def _fork_child_recorded(c):
-    """A forked child inherits its parent's "recorded" flag: look at its own tree instead."""
-    try:
-        import json
-        root = json.loads(c.get_json(0, 0))[0]
-    except Exception:
-        return True  # trace data, or no session of its own: finalize decides
-    return bool(root.get("children"))
 
 
 def _restart_after_fork():
@@ -161,7 +157,6 @@ def _install_exit_handling():
     def _after_fork_child():
         # The C fork handler already dropped the parent's sessions; start this process's own
         # (on a GPU machine only through CUDA injection, as for any non-root process).
-        _state["forked"] = True
         _state["root"] = False
         _state["finalized"] = False
         if _gpu_driver_present():
@@ -214,7 +209,10 @@ def bootstrap():
         import _proton_alias
         _proton_alias.install()
     if _is_root() or not _gpu_driver_present():
-        _start_session()
+        # With a driver and the injection set, the injection attaches the GPU backend at the
+        # program's first cuInit; without the injection (no libproton.so) start it here.
+        _start_session(scopes_only=_gpu_driver_present()
+                       and bool(os.environ.get("CUDA_INJECTION64_PATH")))
     else:
         # Lazy: the CUDA injection starts session 0 at this process's first CUDA call. Scopes
         # must reach the core by then (they are no-ops while the flag is off).

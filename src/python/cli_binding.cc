@@ -23,15 +23,17 @@ PyObject* SetCommandLine(PyObject*, PyObject* on) {
 PyObject* IsCommandLine(PyObject*, PyObject*) { return PyBool_FromLong(IsCommandLineMode()); }
 
 PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
-  static const char* kKeywords[] = {"name", "context", "data", "backend", "mode", nullptr};
+  static const char* kKeywords[] = {"name",    "context", "data", "backend",
+                                    "mode",    "scopes_only", nullptr};
   PyObject* name = Py_None;
   const char* context = "shadow";
   const char* data = "tree";
   const char* backend = "";
   const char* mode = "";
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Ossss:start_cli_session",
+  int scopes_only = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Ossssp:start_cli_session",
                                    const_cast<char**>(kKeywords), &name, &context, &data,
-                                   &backend, &mode)) {
+                                   &backend, &mode, &scopes_only)) {
     return nullptr;
   }
   StartOptions options;
@@ -47,8 +49,16 @@ PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
   options.data = data;
   options.backend = backend;
   options.mode = mode;
-  PyObject* id =
-      RunStart(options, [](const StartOptions& o) { return proton::StartCliSession(o); });
+  // scopes_only: the session without a backend; the CUDA injection attaches it at the
+  // program's first cuInit (the root's start-up then never initialises the driver itself).
+  PyObject* id = scopes_only != 0 ? RunStart(options,
+                                             [](const StartOptions& o) {
+                                               return proton::StartCliSession(
+                                                   o, /*scopes_only=*/true);
+                                             })
+                                  : RunStart(options, [](const StartOptions& o) {
+                                      return proton::StartCliSession(o);
+                                    });
   if (id != nullptr && id != Py_None) g_profiling_on = true;
   return id;
 }

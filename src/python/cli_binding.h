@@ -30,6 +30,7 @@ PyObject* HasRecordedAnythingPy(PyObject* self, PyObject* unused);
        reinterpret_cast<PyCFunction>(                                                         \
            reinterpret_cast<void (*)()>(::proton::python::StartCliSession)),                  \
        METH_VARARGS | METH_KEYWORDS,                                                          \
-       "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='')"},   \
+       "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='', "     \
+       "scopes_only=False)"},                                                                 \
       {"has_recorded_anything", ::proton::python::HasRecordedAnythingPy, METH_NOARGS,         \
        "whether any scope, metric or kernel was recorded (private)"},

@@ -310,13 +310,13 @@ if want startup; then
       > "$d/log_gpu" 2>&1
   "$PY" "$ROOT/bench/launcher/bench_startup.py" --launcher "$PROTON" --python "$PY" --runs 15 \
       --env CUDA_VISIBLE_DEVICES= > "$d/log" 2>&1
-  echo "--- with the GPU visible (driver and CUPTI initialised by the root's session):"
+  echo "--- with the GPU visible (what a user sees; judged):"
   cat "$d/log_gpu"
   echo "--- GPUs hidden (the command's own cost):"
   cat "$d/log"
-  added=$(sed -n 's/^added *: median \([0-9.]*\) ms.*/\1/p' "$d/log")
+  added=$(sed -n 's/^added *: median \([0-9.]*\) ms.*/\1/p' "$d/log_gpu")
   if [ -z "$added" ]; then
-    fail startup "benchmark failed: $(tail -2 "$d/log" | tr '\n' ' ')"
+    fail startup "benchmark failed: $(tail -2 "$d/log_gpu" | tr '\n' ' ')"
   elif "$PY" -c "import sys; sys.exit(0 if float('$added') <= 50 else 1)"; then
     pass startup
   else

@@ -34,3 +34,43 @@ def test_native_child_that_records_nothing(work):
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("native app ran") == 2
     assert hatchets(work) == []
+
+
+def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
+    # On a GPU machine the root's session starts without its backend: initialising the driver
+    # at start-up costs ~250 ms even for a script that never uses the GPU. The backend must
+    # attach at the script's own cuInit (CUDA injection), and scopes on both sides of it land
+    # in the one profile the root writes.
+    with open(os.path.join(work, "late.py"), "w") as script:
+        script.write(
+            "import ctypes, sys\n"
+            "import proton\n"
+            "with proton.scope('before_cuda'):\n"
+            "    pass\n"
+            "print('calling cuInit', file=sys.stderr, flush=True)\n"
+            "assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0\n"
+            "with proton.scope('after_cuda'):\n"
+            "    pass\n")
+    env = fake_env()
+    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    result = run(["-n", "late", "late.py"], work, env=env)
+    assert result.returncode == 0, result.stderr
+    stderr = result.stderr
+    assert "[fakecupti] subscribe" in stderr, stderr
+    assert stderr.index("calling cuInit") < stderr.index("[fakecupti] subscribe"), stderr
+    assert stderr.count("[fakecupti] subscribe") == 1, stderr
+    root = load(os.path.join(work, "late.hatchet"))[0]
+    assert sorted(c["frame"]["name"] for c in root["children"]) == ["after_cuda", "before_cuda"]
+    assert hatchets(work) == ["late.hatchet"]
+
+
+def test_python_root_that_never_uses_cuda_writes_without_a_backend(work):
+    with open(os.path.join(work, "idle.py"), "w") as script:
+        script.write("import proton\nwith proton.scope('cpu_only'):\n    pass\n")
+    env = fake_env()
+    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    result = run(["-n", "idle", "idle.py"], work, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "[fakecupti]" not in result.stderr and "[fakecuda]" not in result.stderr, result.stderr
+    root = load(os.path.join(work, "idle.hatchet"))[0]
+    assert [c["frame"]["name"] for c in root["children"]] == ["cpu_only"]

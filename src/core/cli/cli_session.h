@@ -1,7 +1,8 @@
 // The life of session 0 in a process of a `proton` run (profiler.md §2.7, §2.9, §5.11):
-// command-line mode, output naming, start (root eagerly; others at CUDA injection or from the
-// Python bootstrap), exit handling (the Python bootstrap's exit hook first, a C atexit
-// fallback), signal writing, and fork. Everything is a no-op outside a `proton` run
+// command-line mode, output naming, start (the root at once, others lazily; a Python process on
+// a GPU machine starts scopes-only and the CUDA injection attaches the backend at its cuInit),
+// exit handling (the Python bootstrap's exit hook first, a C atexit fallback), signal writing,
+// and fork. Everything is a no-op outside a `proton` run
 // (PROTON_CLI unset).
 #pragma once
 
