@@ -175,6 +175,12 @@ bool ConvertItem(PyObject* key, PyObject* value, Metrics* out) {
 
 }  // namespace
 
+bool ConvertMetricItem(PyObject* key, PyObject* value, Metrics* out) {
+  return ConvertItem(key, value, out);
+}
+
+bool IsTensorMetric(PyObject* value) { return IsTensor(value); }
+
 bool ConvertMetrics(PyObject* mapping, Metrics* out) {
   if (PyDict_Check(mapping)) {
     Py_ssize_t pos = 0;

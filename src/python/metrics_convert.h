@@ -14,6 +14,13 @@ namespace proton::python {
 // exception set (TypeError for an unsupported value type) on failure.
 bool ConvertMetrics(PyObject* mapping, Metrics* out);
 
+// Converts one (name, value) pair and appends it to `out` (a tensor the converter declines is
+// skipped). Same rules and errors as ConvertMetrics.
+bool ConvertMetricItem(PyObject* key, PyObject* value, Metrics* out);
+
+// Whether `value` is a tensor (has `data_ptr`), the test the launch hook uses for metrics.
+bool IsTensorMetric(PyObject* value);
+
 // Sets the callable used for tensor values (objects with `data_ptr`): it receives the tensor
 // and returns an int, a float, a list of them, or None to skip the metric.
 void SetTensorConverter(PyObject* callable);

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import sys
 
+from .. import _C
+
 
 class Hook:
     """Interface of a launch hook. Subclasses override what they need."""
@@ -123,19 +125,17 @@ class HookManager:
         for hook in HookManager.active_hooks:
             hook.init_handle(module, function, name, metadata_group, hash)
 
-    @staticmethod
-    def enter(metadata) -> None:
-        for hook in HookManager.active_hooks:
-            hook.enter(metadata)
+    # Runs the active hooks' enter by descending priority, and exit in reverse. These are the
+    # callables installed in Triton's knobs: C functions (src/python/launch_hook.cc), so no
+    # Python frame of ours runs per launch for LaunchHook.
+    enter = staticmethod(_C.hook_enter)
+    exit = staticmethod(_C.hook_exit)
 
     @staticmethod
-    def exit(metadata) -> None:
-        for hook in reversed(HookManager.active_hooks):
-            hook.exit(metadata)
-
-    @staticmethod
-    def _sort() -> None:
+    def _publish() -> None:
+        """Sorts the active hooks and hands the dispatcher a snapshot of them."""
         HookManager.active_hooks.sort(key=lambda h: h.priority, reverse=True)
+        _C.set_active_hooks(tuple(HookManager.active_hooks))
 
     @staticmethod
     def _sessions(session: Optional[int]):
@@ -152,7 +152,7 @@ class HookManager:
         if hook not in HookManager.active_hooks:
             hook.activate()
             HookManager.active_hooks.append(hook)
-            HookManager._sort()
+            HookManager._publish()
 
     @staticmethod
     def _drop_unneeded() -> None:
@@ -160,6 +160,7 @@ class HookManager:
             if not HookManager._needed(hook):
                 hook.deactivate()
                 HookManager.active_hooks.remove(hook)
+        HookManager._publish()
 
     @staticmethod
     def register(hook: Hook, session: int) -> None:
