@@ -208,6 +208,41 @@ PY
   fi
 fi
 
+# ---- fork children that use CUDA, from a root that had not used it yet --------------------
+# The root's session starts without CUPTI (attached at its first cuInit), so the driver is not
+# initialised before the fork and the children may use CUDA; each writes its own file.
+if want fork; then
+  d=$WORK/fork; mkdir -p "$d"
+  cat > "$d/forked.py" <<'PY'
+import multiprocessing as mp
+import torch
+
+def work(i):
+    x = torch.ones(1024, device="cuda") * i
+    return float(x.sum())
+
+if __name__ == "__main__":
+    ctx = mp.get_context("fork")
+    procs = [ctx.Process(target=work, args=(i,)) for i in range(2)]
+    for p in procs: p.start()
+    for p in procs: p.join()
+    print("pids", *[p.pid for p in procs], "exitcodes", *[p.exitcode for p in procs])
+    work(5)  # the root uses the GPU after its children
+PY
+  run_in "$d" "$d/log" -- "$PROTON" -n f forked.py
+  rc=$?
+  if [ $rc -ne 0 ] || ! grep -q 'exitcodes 0 0$' "$d/log"; then
+    fail fork "exit $rc ($(tail -3 "$d/log" | tr '\n' ' '))"
+  else
+    ok=1
+    for pid in $(grep '^pids' "$d/log" | cut -d' ' -f2,3); do
+      why=$(profile_check "$d/f.pid$pid.hatchet" "kernels >= 1") || { fail fork "$why"; ok=0; }
+    done
+    why=$(profile_check "$d/f.hatchet" "kernels >= 1") || { fail fork "$why"; ok=0; }
+    [ $ok = 1 ] && pass fork
+  fi
+fi
+
 # ---- shell-script root running Python: rename rule ----------------------------------------
 if want shell; then
   d=$WORK/shell; mkdir -p "$d"

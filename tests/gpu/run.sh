@@ -161,6 +161,48 @@ PYEOF
   log "$(cat "$WORK/logs/check_buffers.txt")"
 fi
 
+# ---- G11 coexistence with torch.profiler, G12 graph replays (ours only; CHECK lines) ----------
+CHECKS_FILE=$WORK/logs/checks.txt
+: > "$CHECKS_FILE"
+# check_lines NAME RC LOG: the script's CHECK lines, or one FAIL line when it died.
+check_lines() {
+  local name=$1 rc=$2 logf=$3
+  grep '^CHECK ' "$logf" | sed 's/^CHECK //' >> "$CHECKS_FILE"
+  if [ "$rc" != 0 ]; then
+    echo "$name FAIL exit $rc: $(grep -v '^CHECK ' "$logf" | tail -2 | tr '\n' ' ')" >> "$CHECKS_FILE"
+  fi
+}
+if want coexist; then
+  log "case coexist"
+  rc=$(run_one "$WORK/logs/ours_coexist_cli.log" "$W" -- "$OURS" -n "$WORK/ours/coexist_cli" \
+       "$PY" coexist.py cli)
+  check_lines g11_cli "$rc" "$WORK/logs/ours_coexist_cli.log"
+  if [ -s "$WORK/ours/coexist_cli.hatchet" ]; then
+    how=$(grep -q 'CUPTI is already in use' "$WORK/logs/ours_coexist_cli.log" \
+          && echo "we stepped aside" || echo "torch.profiler got no CUPTI; ours recorded")
+    echo "g11_cli_profile_written PASS $how" >> "$CHECKS_FILE"
+  else
+    echo "g11_cli_profile_written FAIL no coexist_cli.hatchet" >> "$CHECKS_FILE"
+  fi
+  for m in api_during api_after; do
+    rc=$(run_one "$WORK/logs/ours_coexist_$m.log" "$W" -- "${OURS_API_ENV[@]}" OUT="$WORK/ours" \
+         "$PY" coexist.py $m)
+    check_lines "g11_$m" "$(checked_rc "$rc" "$WORK/logs/ours_coexist_$m.log")" \
+      "$WORK/logs/ours_coexist_$m.log"
+  done
+fi
+if want graph_replays; then
+  log "case graph_replays"
+  for m in during before; do
+    rc=$(run_one "$WORK/logs/ours_g12_$m.log" "$W" -- "${OURS_API_ENV[@]}" OUT="$WORK/ours" \
+         "$PY" graph_replays.py $m)
+    check_lines "g12_$m" "$(checked_rc "$rc" "$WORK/logs/ours_g12_$m.log")" "$WORK/logs/ours_g12_$m.log"
+  done
+  n=$(grep -c 'a CUDA graph captured before profiling started was launched' "$WORK/logs/ours_g12_before.log")
+  if [ "$n" = 1 ]; then r=PASS; else r=FAIL; fi
+  echo "g12_before_one_warning $r warning printed $n times" >> "$CHECKS_FILE"
+fi
+
 # ---- model.py: G5 ----------------------------------------------------------------------------
 if "$PY" -c 'import transformers' 2>/dev/null; then
   cli_case gpt2_shadow hatchet hatchet "$W" model.py 3
@@ -174,6 +216,10 @@ fi
 log "comparing"
 "$PY" "$ROOT/tests/gpu/compare_profiles.py" "$MANIFEST" --table "$WORK/table.txt" --json "$WORK/table.json"
 status=$?
+if [ -s "$CHECKS_FILE" ]; then
+  sed 's/^/check /' "$CHECKS_FILE" | tee -a "$WORK/table.txt"
+  grep -q ' FAIL' "$CHECKS_FILE" && status=1
+fi
 if [ -f "$WORK/logs/check_buffers.txt" ]; then
   echo "buffers (G15): $(cat "$WORK/logs/check_buffers.txt")" | tee -a "$WORK/table.txt"
   grep -q '^FAIL' "$WORK/logs/check_buffers.txt" && status=1
