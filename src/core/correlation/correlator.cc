@@ -41,16 +41,16 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
         .Str("name", kernel_name)
         .Uint("expected", expected_records);
   }
-  if (expected_records == 0 || correlation_id == 0 || correlation_id == kBusy) {
+  if (correlation_id == 0 || correlation_id == kBusy) {
     LaunchEnterSlow(correlation_id, kernel_name, expected_records);
     return;
   }
   Slot& slot = Ring()[correlation_id & (kRingSize - 1)];
-  uint64_t free_key = 0;
-  if (!slot.key.compare_exchange_strong(free_key, kBusy, std::memory_order_acquire)) {
+  if (!TakeSlot(slot)) {
     LaunchEnterSlow(correlation_id, kernel_name, expected_records);  // ring wrapped
     return;
   }
+  if (expected_records == 0) unknown_count_in_ring_.store(true, std::memory_order_relaxed);
   // The slot is ours: capture straight into it (no record for this id exists yet).
   size_t count = CaptureLaunch(kernel_name, slot.targets, kInlineTargets);
   if (count == 0 || count > kInlineTargets) {
@@ -66,6 +66,20 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
   slot.count = static_cast<uint32_t>(count);
   slot.remaining = expected_records;
   slot.key.store(correlation_id, std::memory_order_release);
+}
+
+bool Correlator::TakeSlot(Slot& slot) {
+  uint64_t key = 0;
+  if (slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) return true;
+  if (key == kBusy) return false;
+  // Held by a launch kRingSize ids ago. One whose record count is known still waits for its
+  // records; one whose count is unknown (a graph instantiated before profiling) is never
+  // freed by its records, so it is reclaimed here: that keeps such replays, which may run
+  // for ever without a flush, within the preallocated ring (§3.8: no memory growth).
+  if (!slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) return false;
+  if (slot.remaining == 0) return true;
+  slot.key.store(key, std::memory_order_release);
+  return false;
 }
 
 void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
@@ -173,8 +187,9 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
     }
     if (key == id) {
       // Applied while the slot is held: its data references stay alive meanwhile.
-      bool last = slot.remaining <= 1;
-      if (!last) --slot.remaining;
+      // remaining 0: unknown count; the slot stays until reclaimed or the next flush.
+      bool last = slot.remaining == 1;
+      if (slot.remaining > 1) --slot.remaining;
       if (record.start_ns >= record.end_ns) {
         std::lock_guard<std::mutex> lock(mutex_);
         ++counters_.incomplete;
@@ -245,12 +260,25 @@ bool Correlator::RecordsPending() {
 }
 
 void Correlator::AfterFlush() {
+  if (unknown_count_in_ring_.exchange(false, std::memory_order_relaxed)) FreeUnknownCountSlots();
   std::lock_guard<std::mutex> lock(mutex_);
   for (uint64_t id : unknown_count_ids_) {
     auto it = entries_.find(id);
     if (it != entries_.end() && it->second.remaining == 0) entries_.erase(it);
   }
   unknown_count_ids_.clear();
+}
+
+void Correlator::FreeUnknownCountSlots() {
+  Slot* ring = ring_ptr_.load(std::memory_order_acquire);
+  if (ring == nullptr) return;
+  for (size_t i = 0; i < kRingSize; ++i) {
+    Slot& slot = ring[i];
+    uint64_t key = slot.key.load(std::memory_order_acquire);
+    if (key == 0 || key == kBusy) continue;
+    if (!slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) continue;
+    slot.key.store(slot.remaining == 0 ? 0 : key, std::memory_order_release);
+  }
 }
 
 void Correlator::ClearRing(bool after_fork) {
@@ -324,6 +352,11 @@ size_t Correlator::pending_entries() {
   }
   std::lock_guard<std::mutex> lock(mutex_);
   return in_ring + entries_.size();
+}
+
+size_t Correlator::heap_entries() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return entries_.size();
 }
 
 size_t Correlator::captured_graph_nodes() {

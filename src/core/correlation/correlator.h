@@ -53,6 +53,7 @@ class Correlator : public BackendSink {
   std::string LossWarning();
   LossCounters counters();
   size_t pending_entries();        // tests: correlation entries alive
+  size_t heap_entries();           // tests: entries outside the preallocated ring
   size_t captured_graph_nodes();   // tests: graph capture paths alive
 
  private:
@@ -61,8 +62,9 @@ class Correlator : public BackendSink {
   // free, kBusy = a thread is writing or reading it, else the correlation id stored there.
   // Free slots keep their last targets' data references, so a launch into the same session
   // assigns no shared_ptr (no reference-count traffic). Launches whose slot is taken (more
-  // than kRingSize in flight), with more than kInlineTargets sessions, or with an unknown
-  // record count go to the locked map below.
+  // than kRingSize in flight) or with more than kInlineTargets sessions go to the locked map
+  // below. A launch with an unknown record count (remaining 0) keeps its slot until the next
+  // flush, or until a launch kRingSize ids later reclaims it.
   // 65536 slots of 96 bytes (6 MiB, allocated at the first launch): with 64 MiB activity
   // buffers delivered only when full or flushed, tens of thousands of launches can be in
   // flight; past that, launches take the slower map path.
@@ -80,6 +82,9 @@ class Correlator : public BackendSink {
     uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
   };
   Slot* Ring();
+  // Takes `slot` for a new launch (key kBusy): free, or held by an unknown-count launch.
+  bool TakeSlot(Slot& slot);
+  void FreeUnknownCountSlots();
   void ClearRing(bool after_fork);
   void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                        uint32_t expected_records);
@@ -88,6 +93,7 @@ class Correlator : public BackendSink {
   std::once_flag ring_once_;
   std::unique_ptr<Slot[]> ring_;  // allocated at the first launch
   std::atomic<Slot*> ring_ptr_{nullptr};
+  std::atomic<bool> unknown_count_in_ring_{false};
   std::mutex mutex_;
   std::unordered_map<uint64_t, Entry> entries_;
   std::vector<uint64_t> unknown_count_ids_;

@@ -317,15 +317,47 @@ TEST_F(CorrelatorTest, GraphCapturedBeforeStartFallsBackWithOneWarningAndBounded
 }
 
 TEST_F(CorrelatorTest, UnknownCountGraphLaunchesStayBoundedWithoutFlush) {
-  StartFake("g");
-  for (int i = 0; i < 50000; ++i) {
+  int id = StartFake("g");
+  // Four times around the ring, records delivered in buffers, nobody flushing: the state of
+  // these launches lives in the preallocated ring only (G12: host memory flat), and every
+  // record is still attributed.
+  const int kLaunches = 4 * 65536 + 123;
+  for (int i = 0; i < kLaunches; ++i) {
     uint64_t corr = fake_->NextCorrelationId();
     fake_->sink()->OnLaunchEnter(corr, "", 0);
     fake_->sink()->OnLaunchExit(corr);
     fake_->Queue(FakeRecord{corr, "k", 100, 110, 0, 7, 5, 0});
-    if (i % 100 == 99) fake_->CompleteBuffer();  // buffers complete; nobody flushes
+    if (i % 100 == 99) fake_->CompleteBuffer();
+    if (i % 10000 == 0) {
+      EXPECT_EQ(correlator().heap_entries(), 0u);
+    }
   }
-  EXPECT_LE(correlator().pending_entries(), 10200u);
+  fake_->CompleteBuffer();
+  EXPECT_LE(correlator().pending_entries(), 65536u);
+  EXPECT_EQ(correlator().counters().unknown, 0u);
+  EXPECT_EQ(Count(SessionJson(id), {"k"}), kLaunches);
+  correlator().AfterFlush();
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+}
+
+TEST_F(CorrelatorTest, KnownCountLaunchesAreNeverReclaimedByTheRing) {
+  int id = StartFake("g");
+  // A known-count launch whose record has not arrived when the ring wraps keeps its slot; the
+  // launch kRingSize ids later goes to the map, and both records are attributed.
+  uint64_t first = fake_->NextCorrelationId();
+  fake_->sink()->OnLaunchEnter(first, "", 1);
+  fake_->sink()->OnLaunchExit(first);
+  for (int i = 0; i < 65535; ++i) (void)fake_->NextCorrelationId();
+  uint64_t wrapped = fake_->NextCorrelationId();
+  ASSERT_EQ(wrapped & 0xffff, first & 0xffff);
+  fake_->sink()->OnLaunchEnter(wrapped, "", 1);
+  fake_->sink()->OnLaunchExit(wrapped);
+  EXPECT_EQ(correlator().heap_entries(), 1u);
+  fake_->Queue(FakeRecord{first, "k", 100, 110, 0, 7, 0, 0});
+  fake_->Queue(FakeRecord{wrapped, "k", 100, 110, 0, 7, 0, 0});
+  fake_->CompleteBuffer();
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+  EXPECT_EQ(Count(SessionJson(id), {"k"}), 2);
 }
 
 TEST_F(CorrelatorTest, TwoSessionsGetExactlyTheLaunchesWhileActive) {
