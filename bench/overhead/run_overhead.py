@@ -12,6 +12,7 @@ targets. Writes overhead.md and overhead.json to --out.
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -47,12 +48,15 @@ def build_floor(out_dir):
     return lib
 
 
-def run(mode, kind, n, env_extra, out_dir, timeout=300):
+def run(mode, kind, n, env_extra, out_dir, cpus, timeout=300):
     env = dict(os.environ)
     env.update(env_extra)
     env["OUT"] = out_dir
+    # Pinned to the same few cores every time: a process that lands on another core (or
+    # migrates) launches 2-5 µs slower, which drowned the differences being measured.
+    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
     t0 = time.perf_counter()
-    p = subprocess.run([sys.executable, "overhead.py", mode, kind, str(n)], cwd=WORKLOADS,
+    p = subprocess.run(pin + [sys.executable, "overhead.py", mode, kind, str(n)], cwd=WORKLOADS,
                        env=env, capture_output=True, text=True, timeout=timeout)
     wall = time.perf_counter() - t0
     result = {"rc": p.returncode, "wall_s": wall}
@@ -84,6 +88,8 @@ def main():
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
     ap.add_argument("--no-floor", action="store_true")
+    ap.add_argument("--cpus", default="4-7",
+                    help="taskset CPU list for every run ('' to leave unpinned)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.makedirs(args.out, exist_ok=True)
@@ -112,7 +118,7 @@ def main():
     samples = {(c[0], c[1]): [] for c in configs}
     for rep in range(args.reps):
         for kind, label, mode, env, out in configs:
-            r = run(mode, kind, args.n, env, out)
+            r = run(mode, kind, args.n, env, out, args.cpus)
             samples[(kind, label)].append(r)
             state = f"{r['us_per_launch']:.2f} us" if "us_per_launch" in r else f"ERROR rc={r['rc']}"
             print(f"rep {rep} {kind:6} {label:22} {state}", flush=True)
