@@ -88,8 +88,8 @@ def main():
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
     ap.add_argument("--no-floor", action="store_true")
-    ap.add_argument("--cpus", default="4-7",
-                    help="taskset CPU list for every run ('' to leave unpinned)")
+    ap.add_argument("--cpus", default="",
+                    help="taskset CPU list for every run, e.g. 4-7 (default: unpinned)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     os.makedirs(args.out, exist_ok=True)
