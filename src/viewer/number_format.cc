@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -23,10 +24,40 @@ char* FormatNonFinite(char* out, double value) {
   return nullptr;
 }
 
+constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
+constexpr uint64_t kPow10Int[] = {1,      10,      100,      1000,      10000,
+                                  100000, 1000000, 10000000, 100000000, 1000000000};
+
+// The common case of FormatFixed without std::to_chars (36 ns a value here, a tenth of the
+// viewer's time on a 20k-node profile): |value| * 10^decimals is computed in one rounding,
+// so it is within half an ulp of the exact product. Unless its fraction is within a few ulps
+// of .5 (a tie or near-tie, where only the exact value decides), rounding it to the nearest
+// integer gives the correctly rounded result, i.e. what to_chars prints. nullptr: not handled.
+char* FormatFixedFast(char* out, double value, int decimals) {
+  if (decimals < 0 || decimals > 9) return nullptr;
+  const double scaled = std::fabs(value) * kPow10[decimals];
+  if (!(scaled < 0x1p52)) return nullptr;  // integers and halves stay exact below 2^52
+  const double floor = std::floor(scaled);
+  const double fraction = scaled - floor;  // exact
+  if (std::fabs(fraction - 0.5) <= scaled * 0x1p-50) return nullptr;
+  const uint64_t rounded = static_cast<uint64_t>(floor) + (fraction > 0.5 ? 1 : 0);
+  if (std::signbit(value)) *out++ = '-';
+  out = std::to_chars(out, out + 24, rounded / kPow10Int[decimals]).ptr;
+  if (decimals == 0) return out;
+  *out++ = '.';
+  uint64_t digits = rounded % kPow10Int[decimals];
+  for (int i = decimals - 1; i >= 0; --i) {
+    out[i] = static_cast<char>('0' + digits % 10);
+    digits /= 10;
+  }
+  return out + decimals;
+}
+
 }  // namespace
 
 char* FormatFixed(char* out, double value, int decimals) {
   if (char* end = FormatNonFinite(out, value)) return end;
+  if (char* end = FormatFixedFast(out, value, decimals)) return end;
   return std::to_chars(out, out + kFixedBufferSize, value, std::chars_format::fixed, decimals).ptr;
 }
 

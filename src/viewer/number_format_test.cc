@@ -4,8 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <random>
+#include <string>
 
 namespace proton::viewer {
 namespace {
@@ -103,6 +107,40 @@ TEST(NumberFormat, General4MatchesPython) {
   EXPECT_EQ(FormatGeneral4(std::nan("")), "nan");
   EXPECT_EQ(FormatGeneral4(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(FormatGeneral4(-std::numeric_limits<double>::infinity()), "-inf");
+}
+
+// FormatFixed has a fast path for the common case; it must print exactly what std::to_chars
+// prints (correct rounding of the exact binary value) for every input.
+TEST(NumberFormat, FixedFastPathMatchesToChars) {
+  std::mt19937_64 rng(12345);
+  std::uniform_real_distribution<double> mantissa(1.0, 10.0);
+  std::uniform_int_distribution<int> exponent(-12, 17);
+  char fast[kFixedBufferSize];
+  char exact[kFixedBufferSize];
+  auto check = [&](double v, int d) {
+    const std::string got(fast, FormatFixed(fast, v, d));
+    const std::string want(
+        exact, std::to_chars(exact, exact + sizeof exact, v, std::chars_format::fixed, d).ptr);
+    ASSERT_EQ(got, want) << "value " << std::hexfloat << v << " decimals " << d;
+  };
+  for (int i = 0; i < 2000000; ++i) {
+    const double v = mantissa(rng) * std::pow(10.0, exponent(rng)) * (i % 3 == 0 ? -1 : 1);
+    check(v, i % 10);
+  }
+  // Exact ties (k + 1/2) / 10^d where representable, and their neighbours: the cases where
+  // only the exact value decides the rounding.
+  for (int d = 0; d <= 9; ++d) {
+    for (int64_t k = 0; k < 20000; ++k) {
+      const double tie = (static_cast<double>(k) + 0.5) / std::pow(10.0, d);
+      for (double v : {tie, std::nextafter(tie, 0.0), std::nextafter(tie, 1e300), -tie}) {
+        check(v, d);
+      }
+    }
+  }
+  for (double v : {0.0, -0.0, 5e-324, -5e-324, 0x1p52, 0x1p53, 1e15, 4503599627370495.5,
+                   0.0005, 0.0015, 0.0025, 1.0005, 2.675, 999.9995, 999.99949999999}) {
+    for (int d = 0; d <= 9; ++d) check(v, d);
+  }
 }
 
 }  // namespace

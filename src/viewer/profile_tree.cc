@@ -115,15 +115,26 @@ RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
   if (key_node_ != n) {
     key_node_ = n;
     key_pos_ = 0;
+    prev_column_ = kNoString;
   }
   const uint32_t pos = key_pos_++;
   has_metrics_[n] = 1;
-  // Kernel nodes repeat the same keys in the same order, so the column last seen at this key
-  // position is almost always the right one; the hash map is the fallback.
+  // Nodes repeat a few key sequences (e.g. kernels with and without flops/bytes, in turns), so
+  // the column last seen at this key position, or one of the two last seen after the previous
+  // key's column, is almost always the right one; the hash map is the fallback.
   uint32_t idx = kNoString;
   if (pos < pos_hint_.size()) {
     const uint32_t h = pos_hint_[pos];
     if (h < columns_.size() && columns_[h].key == key) idx = h;
+  }
+  const size_t from = prev_column_ == kNoString ? 0 : size_t{prev_column_} + 1;
+  if (idx == kNoString && from < next_hint_.size()) {
+    for (uint32_t h : next_hint_[from]) {
+      if (h < columns_.size() && columns_[h].key == key) {
+        idx = h;
+        break;
+      }
+    }
   }
   if (idx == kNoString) {
     auto it = column_index_.find(key);
@@ -144,6 +155,10 @@ RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
     if (pos >= pos_hint_.size()) pos_hint_.resize(pos + 1, kNoString);
     pos_hint_[pos] = idx;
   }
+  if (from >= next_hint_.size()) next_hint_.resize(from + 1, {kNoString, kNoString});
+  std::array<uint32_t, 2>& next = next_hint_[from];
+  if (next[0] != idx) next = {idx, next[0]};
+  prev_column_ = idx;
   RawColumn& col = columns_[idx];
   if (col.type.size() <= n) {
     col.type.resize(n + 1, ValueType::kAbsent);
@@ -316,6 +331,8 @@ void ProfileTree::ComputeColumnTable() {
   num_inclusive_ = 0;
   column_index_.clear();
   pos_hint_.clear();
+  next_hint_.clear();
+  key_node_ = kNoNode;
   for (size_t i = 0; i < columns_.size(); ++i) {
     if (columns_[i].inclusive) ++num_inclusive_;
     column_index_.emplace(columns_[i].key, static_cast<uint32_t>(i));

@@ -13,6 +13,7 @@
 // through the const accessors and attaches derived columns as ExtraColumns.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -222,6 +223,9 @@ class ProfileTree {
   std::string names_;               // arena of all names
   std::vector<std::string> types_{std::string("function")};  // interned frame types
   std::vector<uint32_t> pos_hint_;  // key position -> column last seen there (fast lookup)
+  // (previous key's column + 1, or 0 for a node's first key) -> the two columns last seen next
+  std::vector<std::array<uint32_t, 2>> next_hint_;
+  uint32_t prev_column_ = 0;  // column of the previous key of node key_node_
   std::vector<uint64_t> child_begin_;  // size()+1 offsets into children_/sorted_children_
   std::vector<NodeId> children_;
   std::vector<NodeId> sorted_children_;
