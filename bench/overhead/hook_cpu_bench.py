@@ -17,49 +17,14 @@ import argparse
 import os
 import sys
 import tempfile
-import textwrap
 import timeit
 
-# Triton 3.6's triton/knobs.py HookChain and triton/compiler/compiler.py LazyDict, verbatim.
-FAKE_TRITON = {
-    "__init__.py": "",
-    "knobs.py": """
-        class HookChain:
-            def __init__(self, reversed=False):
-                self.calls = []
-                self.reversed = reversed
-            def add(self, func):
-                if func not in self.calls:
-                    self.calls.append(func)
-            def remove(self, func):
-                if func in self.calls:
-                    self.calls.remove(func)
-            def __call__(self, *args, **kwargs):
-                for call in self.calls if not self.reversed else reversed(self.calls):
-                    call(*args, **kwargs)
+# Triton 3.6's HookChain and LazyDict, verbatim (shared with the launch hook's tests).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests",
+                                "python"))
+from fake_triton36 import KNOBS_SOURCE, LAZY_DICT_SOURCE  # noqa: E402
 
-        class _Runtime:
-            launch_enter_hook = HookChain()
-            launch_exit_hook = HookChain(reversed=True)
-
-        runtime = _Runtime()
-    """,
-}
-
-
-class LazyDict:
-    def __init__(self, data):
-        self.data = data
-        self.extras = []
-
-    def get(self):
-        for func, args in self.extras:
-            self.data = self.data | func(*args)
-        self.extras.clear()
-        return self.data
-
-    def add(self, func, args):
-        self.extras.append((func, args))
+exec(LAZY_DICT_SOURCE)  # defines LazyDict here
 
 
 def tiny_metadata(grid, kernel, args):  # tests/gpu/workloads/overhead.py's launch_metadata
@@ -91,9 +56,9 @@ def main():
     args = parser.parse_args()
     fake = tempfile.mkdtemp(prefix="proton_hook_bench_")
     os.makedirs(os.path.join(fake, "triton"))
-    for name, text in FAKE_TRITON.items():
+    for name, text in (("__init__.py", ""), ("knobs.py", KNOBS_SOURCE)):
         with open(os.path.join(fake, "triton", name), "w") as f:
-            f.write(textwrap.dedent(text))
+            f.write(text)
     sys.path.insert(0, fake)
     os.chdir(fake)
     import triton.knobs as knobs

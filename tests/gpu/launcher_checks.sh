@@ -177,11 +177,17 @@ PY
   fi
 fi
 
-# ---- spawn pool of CUDA workers: one pid file each ----------------------------------------
-if want spawn; then
-  d=$WORK/spawn; mkdir -p "$d"
+# ---- worker processes that use CUDA: one pid file each --------------------------------------
+# pool_check NAME START_METHOD COUNT: the root starts COUNT workers with multiprocessing's
+# START_METHOD, each runs a kernel and writes <base>.pid<P>.hatchet; the root uses the GPU
+# after them. For "fork": the root's session starts without CUPTI (attached at its first
+# cuInit), so the driver is not initialised before the fork and the children may use CUDA.
+pool_check() {
+  local name=$1 method=$2 count=$3 d=$WORK/$1 rc ok why pid
+  mkdir -p "$d"
   cat > "$d/pool.py" <<'PY'
 import multiprocessing as mp
+import sys
 import torch
 
 def work(i):
@@ -189,59 +195,29 @@ def work(i):
     return float(x.sum())
 
 if __name__ == "__main__":
-    ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=work, args=(i,)) for i in range(3)]
+    ctx = mp.get_context(sys.argv[1])
+    procs = [ctx.Process(target=work, args=(i,)) for i in range(int(sys.argv[2]))]
     for p in procs: p.start()
     for p in procs: p.join()
     print("pids", *[p.pid for p in procs])
+    print("exitcodes", *[p.exitcode for p in procs])
+    work(5)
 PY
-  run_in "$d" "$d/log" -- "$PROTON" -n s pool.py
+  run_in "$d" "$d/log" -- "$PROTON" -n p pool.py "$method" "$count"
   rc=$?
-  if [ $rc -ne 0 ]; then
-    fail spawn "exit $rc ($(tail -3 "$d/log" | tr '\n' ' '))"
-  else
-    ok=1
-    for pid in $(grep '^pids' "$d/log" | cut -d' ' -f2-); do
-      why=$(profile_check "$d/s.pid$pid.hatchet" "kernels >= 1") || { fail spawn "$why"; ok=0; }
-    done
-    [ $ok = 1 ] && pass spawn
+  if [ $rc -ne 0 ] || ! grep -q '^exitcodes[ 0]*$' "$d/log"; then
+    fail "$name" "exit $rc ($(tail -3 "$d/log" | tr '\n' ' '))"
+    return
   fi
-fi
-
-# ---- fork children that use CUDA, from a root that had not used it yet --------------------
-# The root's session starts without CUPTI (attached at its first cuInit), so the driver is not
-# initialised before the fork and the children may use CUDA; each writes its own file.
-if want fork; then
-  d=$WORK/fork; mkdir -p "$d"
-  cat > "$d/forked.py" <<'PY'
-import multiprocessing as mp
-import torch
-
-def work(i):
-    x = torch.ones(1024, device="cuda") * i
-    return float(x.sum())
-
-if __name__ == "__main__":
-    ctx = mp.get_context("fork")
-    procs = [ctx.Process(target=work, args=(i,)) for i in range(2)]
-    for p in procs: p.start()
-    for p in procs: p.join()
-    print("pids", *[p.pid for p in procs], "exitcodes", *[p.exitcode for p in procs])
-    work(5)  # the root uses the GPU after its children
-PY
-  run_in "$d" "$d/log" -- "$PROTON" -n f forked.py
-  rc=$?
-  if [ $rc -ne 0 ] || ! grep -q 'exitcodes 0 0$' "$d/log"; then
-    fail fork "exit $rc ($(tail -3 "$d/log" | tr '\n' ' '))"
-  else
-    ok=1
-    for pid in $(grep '^pids' "$d/log" | cut -d' ' -f2,3); do
-      why=$(profile_check "$d/f.pid$pid.hatchet" "kernels >= 1") || { fail fork "$why"; ok=0; }
-    done
-    why=$(profile_check "$d/f.hatchet" "kernels >= 1") || { fail fork "$why"; ok=0; }
-    [ $ok = 1 ] && pass fork
-  fi
-fi
+  ok=1
+  for pid in $(grep '^pids' "$d/log" | cut -d' ' -f2-); do
+    why=$(profile_check "$d/p.pid$pid.hatchet" "kernels >= 1") || { fail "$name" "$why"; ok=0; }
+  done
+  why=$(profile_check "$d/p.hatchet" "kernels >= 1") || { fail "$name" "$why"; ok=0; }
+  [ $ok = 1 ] && pass "$name"
+}
+want spawn && pool_check spawn spawn 3
+want fork && pool_check fork fork 2
 
 # ---- shell-script root running Python: rename rule ----------------------------------------
 if want shell; then

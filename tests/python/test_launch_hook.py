@@ -5,6 +5,7 @@ import textwrap
 
 import pytest
 
+from fake_triton36 import KNOBS_SOURCE, LAZY_DICT_SOURCE
 from helpers import run_python
 
 FAKE_KNOBS_PLAIN = """
@@ -15,45 +16,13 @@ class _Runtime:
 runtime = _Runtime()
 """
 
-FAKE_KNOBS_CHAIN = """
-class HookChain:
-    def __init__(self, reversed=False):
-        self.calls = []
-        self.reversed = reversed
-    def add(self, func):
-        if func not in self.calls:
-            self.calls.append(func)
-    def remove(self, func):
-        if func in self.calls:
-            self.calls.remove(func)
-    def __call__(self, *args, **kwargs):
-        for call in (reversed(self.calls) if self.reversed else self.calls):
-            call(*args, **kwargs)
-
-class _Runtime:
-    launch_enter_hook = HookChain()
-    launch_exit_hook = HookChain(reversed=True)
-
-runtime = _Runtime()
-"""
+FAKE_KNOBS_CHAIN = KNOBS_SOURCE
 
 # A kernel launch as Triton 3.6 performs it: a LazyDict with the compiled name, then the
 # enter hook, the (here absent) driver launch, and the exit hook.
 LAUNCHER = """
 import triton.knobs as knobs
-
-class LazyDict:
-    def __init__(self, data):
-        self.data = data
-        self.extras = []
-    def get(self):
-        for func, args in self.extras:
-            self.data = self.data | func(*args)
-        self.extras.clear()
-        return self.data
-    def add(self, func, args):
-        self.extras.append((func, args))
-
+""" + LAZY_DICT_SOURCE + """
 def launch(kernel_name, launch_metadata=None, grid=(1,), args=None):
     md = LazyDict({"name": kernel_name, "function": 1234, "stream": 7})
     if launch_metadata is not None:
