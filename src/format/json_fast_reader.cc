@@ -27,6 +27,7 @@
 #endif
 
 #include "format/json_reader.h"
+#include "format/read_ahead.h"
 #include "format/reader_common.h"
 
 namespace proton::format {
@@ -104,11 +105,17 @@ class FastReader {
  public:
   FastReader(const char* data, size_t size, ProfileTree& tree)
       : p_(data), end_(data + size), tree_(tree) {}
-  // Streaming from fd (at offset 0).
-  FastReader(int fd, ProfileTree& tree)
-      : window_(new char[kWindow + kTail]), p_(window_.get()), end_(window_.get()), tree_(tree),
-        fd_(fd), eof_(false) {
-    std::memset(window_.get(), 0, kTail);
+  // Streaming from fd (at offset 0). A file of several windows is read one window ahead on a
+  // helper thread (read_ahead.h), so the kernel's copy overlaps the parsing.
+  FastReader(int fd, size_t size_hint, ProfileTree& tree)
+      : p_(kEmpty), end_(kEmpty), tree_(tree), fd_(fd), eof_(false) {
+    if (size_hint > 2 * kWindow) {
+      ahead_ = std::make_unique<ReadAhead>(fd, kWindow, kKeep, kTail);
+    } else {
+      window_.reset(new char[kWindow + kTail]);
+      std::memset(window_.get(), 0, kTail);
+      p_ = end_ = window_.get();
+    }
   }
 
   bool Run();
@@ -125,8 +132,16 @@ class FastReader {
   // input) follow p_. False on a read error.
   bool Refill(bool force = false) {
     if (eof_ || (!force && static_cast<size_t>(end_ - p_) >= kKeep)) return true;
-    char* w = window_.get();
     const size_t left = static_cast<size_t>(end_ - p_);
+    if (ahead_ != nullptr) {
+      const ReadAhead::Span next = ahead_->Next(p_, left);
+      if (next.error) return false;
+      p_ = next.begin;
+      end_ = next.end;
+      eof_ = next.eof;
+      return true;
+    }
+    char* w = window_.get();
     std::memmove(w, p_, left);
     size_t have = left;
     while (have < kWindow) {
@@ -199,7 +214,9 @@ class FastReader {
   bool Metrics(NodeId n);
   bool Devices();
 
-  std::unique_ptr<char[]> window_;  // streaming only
+  static constexpr char kEmpty[kTail] = {};  // before the first Refill
+  std::unique_ptr<ReadAhead> ahead_;  // streaming a large file
+  std::unique_ptr<char[]> window_;    // streaming a small file
   const char* p_;
   const char* end_;  // *end_ is a NUL
   ProfileTree& tree_;
@@ -388,7 +405,7 @@ bool ParseJsonFast(const char* data, size_t size, ProfileTree& tree) {
 
 bool ReadJsonFast(int fd, size_t size_hint, ProfileTree& tree) {
   tree.Reserve(size_hint / 64 + 16, size_hint / 16 + 64);  // as ParseJson
-  FastReader reader(fd, tree);
+  FastReader reader(fd, size_hint, tree);
   return reader.Run();
 }
 

@@ -33,24 +33,44 @@ constexpr uint64_t kPow10Int[] = {1,      10,      100,      1000,      10000,
 // so it is within half an ulp of the exact product. Unless its fraction is within a few ulps
 // of .5 (a tie or near-tie, where only the exact value decides), rounding it to the nearest
 // integer gives the correctly rounded result, i.e. what to_chars prints. nullptr: not handled.
-char* FormatFixedFast(char* out, double value, int decimals) {
-  if (decimals < 0 || decimals > 9) return nullptr;
-  const double scaled = std::fabs(value) * kPow10[decimals];
+template <int kDecimals>
+char* FormatFixedFast(char* out, double value) {
+  const double scaled = std::fabs(value) * kPow10[kDecimals];
   if (!(scaled < 0x1p52)) return nullptr;  // integers and halves stay exact below 2^52
   const double floor = std::floor(scaled);
   const double fraction = scaled - floor;  // exact
   if (std::fabs(fraction - 0.5) <= scaled * 0x1p-50) return nullptr;
   const uint64_t rounded = static_cast<uint64_t>(floor) + (fraction > 0.5 ? 1 : 0);
   if (std::signbit(value)) *out++ = '-';
-  out = std::to_chars(out, out + 24, rounded / kPow10Int[decimals]).ptr;
-  if (decimals == 0) return out;
-  *out++ = '.';
-  uint64_t digits = rounded % kPow10Int[decimals];
-  for (int i = decimals - 1; i >= 0; --i) {
-    out[i] = static_cast<char>('0' + digits % 10);
-    digits /= 10;
+  // Constant divisors: the compiler turns them into multiplications.
+  out = std::to_chars(out, out + 24, rounded / kPow10Int[kDecimals]).ptr;
+  if constexpr (kDecimals == 0) {
+    return out;
+  } else {
+    *out++ = '.';
+    uint64_t digits = rounded % kPow10Int[kDecimals];
+    for (int i = kDecimals - 1; i >= 0; --i) {
+      out[i] = static_cast<char>('0' + digits % 10);
+      digits /= 10;
+    }
+    return out + kDecimals;
   }
-  return out + decimals;
+}
+
+char* FormatFixedFast(char* out, double value, int decimals) {
+  switch (decimals) {
+    case 0: return FormatFixedFast<0>(out, value);
+    case 1: return FormatFixedFast<1>(out, value);
+    case 2: return FormatFixedFast<2>(out, value);
+    case 3: return FormatFixedFast<3>(out, value);
+    case 4: return FormatFixedFast<4>(out, value);
+    case 5: return FormatFixedFast<5>(out, value);
+    case 6: return FormatFixedFast<6>(out, value);
+    case 7: return FormatFixedFast<7>(out, value);
+    case 8: return FormatFixedFast<8>(out, value);
+    case 9: return FormatFixedFast<9>(out, value);
+    default: return nullptr;
+  }
 }
 
 }  // namespace

@@ -1,0 +1,104 @@
+// See read_ahead.h. Ownership of the two buffers: the consumer owns `consumer_`; the thread
+// writes only a buffer that is neither the consumer's nor `filled`; a `filled` buffer is
+// read-only until the consumer takes it. All of that state changes under mutex_.
+#include "format/read_ahead.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace proton::format {
+
+ReadAhead::ReadAhead(int fd, size_t chunk, size_t headroom, size_t tail)
+    : fd_(fd), chunk_(chunk), headroom_(headroom), tail_(tail) {
+  for (Buffer& b : buffers_) b.bytes.reset(new char[headroom + chunk + tail]);
+  thread_ = std::thread([this] { Run(); });
+}
+
+ReadAhead::~ReadAhead() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  changed_.notify_all();
+  thread_.join();
+}
+
+void ReadAhead::Run() {
+  for (;;) {
+    int index;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      changed_.wait(lock, [this] {
+        return stop_ || (next_fill_ != consumer_ && !buffers_[next_fill_].filled);
+      });
+      if (stop_) return;
+      index = next_fill_;
+    }
+    Buffer& b = buffers_[index];
+    char* data = Data(b);
+    size_t have = 0;
+    bool eof = false, error = false;
+    while (have < chunk_) {
+      const ssize_t got = ::read(fd_, data + have, chunk_ - have);
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        error = true;
+        break;
+      }
+      if (got == 0) {
+        eof = true;
+        break;
+      }
+      have += static_cast<size_t>(got);
+    }
+    std::memset(data + have, 0, tail_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      b.size = have;
+      b.eof = eof;
+      b.error = error;
+      b.filled = true;
+      next_fill_ = 1 - index;
+      finished_ = eof || error;
+    }
+    changed_.notify_all();
+    if (eof || error) return;
+  }
+}
+
+ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
+  Span span;
+  if (left > headroom_) {
+    span.error = true;
+    return span;
+  }
+  const int want = consumer_ < 0 ? 0 : 1 - consumer_;
+  Buffer& b = buffers_[want];
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this, &b] { return b.filled || finished_; });
+    if (!b.filled) {  // called again after the last chunk: a caller error
+      span.error = true;
+      return span;
+    }
+  }
+  // `b` is ours to read now, and `rest` (in the consumer's buffer) is still untouched: the
+  // thread writes neither until consumer_ changes below.
+  char* data = Data(b);
+  if (left > 0) std::memmove(data - left, rest, left);
+  span.begin = data - left;
+  span.end = data + b.size;
+  span.eof = b.eof;
+  span.error = b.error;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    b.filled = false;
+    consumer_ = want;
+  }
+  changed_.notify_all();
+  return span;
+}
+
+}  // namespace proton::format
