@@ -46,7 +46,7 @@ row() {  # label, file for json.load, repeat, viewer args...
   printf '%-34s %8s %8s %8s %8s %9s %9s %8s %7s %7s %9s\n' "$label" "$fsize" "$vt" "$vc" "$vm" "$jt" "$jc" "$jm" "$ratio" "$cratio" "$pf"
 }
 row "1k nodes -m time/ms,time/%" "$data/p1k.hatchet" 5 -m time/ms,time/% "$data/p1k.hatchet"
-row "20k nodes -m time/ms,time/%" "$data/p20k.hatchet" 5 -m time/ms,time/% "$data/p20k.hatchet"
+row "20k nodes -m time/ms,time/%" "$data/p20k.hatchet" 20 -m time/ms,time/% "$data/p20k.hatchet"
 row "1M nodes -m time/ms,time/%" "$data/p1m.hatchet" 1 -m time/ms,time/% "$data/p1m.hatchet"
 row "1M msgpack -m time/ms" "$data/p1m.hatchet" 1 -m time/ms "$data/p1m.hatchet_msgpack"
 row "1M diff -m time/ms --diff-profile" "$data/p1m.hatchet" 1 -m time/ms --diff-profile "$data/p1m_b.hatchet" "$data/p1m.hatchet"
