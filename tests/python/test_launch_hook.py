@@ -193,3 +193,36 @@ def test_hook_manager_priorities_and_sessions(tmp_path):
     """), tmp_path)
     assert proc.stdout.decode().strip() == (
         "low_on,low_exit,low_enter,low_exit,low_off,low_on,low_off")
+
+
+def test_failing_launch_metadata_raises_and_leaves_no_state(tmp_path):
+    # The launch fails with the metadata function's error (Triton's launcher propagates it),
+    # the metadata state is left, and the next launch and scope are recorded normally.
+    make_triton(tmp_path, FAKE_KNOBS_CHAIN)
+    proc = run_python("""
+        import sys, json
+        sys.path.insert(0, ".")
+        import proton
+        import fake_launch
+
+        def broken(grid, metadata, args):
+            raise ValueError("bad metadata")
+
+        s = proton.start("h", hook="triton")
+        try:
+            fake_launch.launch("broken_kernel", broken)
+        except ValueError as error:
+            print("raised", error)
+        fake_launch.launch("fine_kernel", lambda *a: {"name": "fine", "flops": 2})
+        with proton.scope("after"):
+            pass
+        print(json.dumps(proton.data.get(s)))
+        proton.finalize()
+    """, tmp_path)
+    import json
+    lines = proc.stdout.decode().splitlines()
+    assert lines[0] == "raised bad metadata"
+    root = json.loads(lines[1])[0]
+    assert sorted(c["frame"]["name"] for c in root["children"]) == ["after", "fine"]
+    fine = [c for c in root["children"] if c["frame"]["name"] == "fine"][0]
+    assert fine["metrics"] == {"flops": 2.0}
