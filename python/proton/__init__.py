@@ -20,6 +20,9 @@ Private interface for the ``proton`` command's bootstrap (python/proton_bootstra
     session id (0), or None when profiling is disabled. Call it after
     ``set_command_line(True)``. ``scopes_only=True`` starts no GPU backend: the CUDA
     injection attaches it at the program's first ``cuInit``.
+``proton._C.warn_if_cuda_ran_unprofiled() -> bool``
+    In a ``proton`` run: when this process initialised CUDA but the driver never ran our
+    injection (so no kernel was recorded), prints the one-line warning and returns True.
 ``proton._C.has_recorded_anything() -> bool``
     Whether this process recorded any scope, metric or kernel (§2.7: helper processes
     write a file only then).

@@ -97,7 +97,14 @@ def finalize_now():
         return
     _state["finalized"] = True
     c = _state["c"]
-    if c is None or not c.get_profiling_on():
+    if c is None:
+        return
+    try:
+        # CUDA used while the driver never ran our injection: say why no kernel is recorded.
+        c.warn_if_cuda_ran_unprofiled()
+    except Exception:
+        pass
+    if not c.get_profiling_on():
         return  # finalized by the user already, or never started
     # A forked child's flag is its own: the C fork handler reset it with the parent's sessions.
     if not (_state["root"] or c.has_recorded_anything()):

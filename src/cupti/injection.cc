@@ -16,6 +16,7 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   // Outside a `proton` run (PROTON_CLI unset) there is nothing to start: the library was
   // injected by hand, or loaded by proton._C in API mode.
   if (!proton::cli::InstallCliProcess()) return 1;
+  proton::cli::NoteInjectionRan();
   // cuInit came from this thread's own backend start (the availability probe or CUPTI's
   // subscription, with the session locks held): that start subscribes; nothing to do here.
   if (proton::cupti::InBackendStart()) return 1;

@@ -8,6 +8,7 @@
 
 #include "binding_errors.h"
 #include "binding_state.h"
+#include "core/cli/cli_session.h"
 #include "core/session/cli_mode.h"
 #include "proton/proton.h"
 
@@ -72,6 +73,10 @@ PyObject* RunStart(const StartOptions& options,
   if (!result->ok()) return RaiseStatus(result->status());
   if (!result->value().has_value()) Py_RETURN_NONE;
   return PyLong_FromLong(*result->value());
+}
+
+PyObject* WarnIfCudaRanUnprofiledPy(PyObject*, PyObject*) {
+  return PyBool_FromLong(cli::WarnIfCudaRanUnprofiled());
 }
 
 PyObject* HasRecordedAnythingPy(PyObject*, PyObject*) {

@@ -1,6 +1,6 @@
 // Private command-line-mode switches of proton._C for the `proton` command's bootstrap
 // (documented in python/proton/__init__.py): set_command_line, is_command_line,
-// start_cli_session, has_recorded_anything.
+// start_cli_session, has_recorded_anything, warn_if_cuda_ran_unprofiled.
 #pragma once
 
 #include <Python.h>
@@ -18,6 +18,7 @@ PyObject* SetCommandLine(PyObject* self, PyObject* on);
 PyObject* IsCommandLine(PyObject* self, PyObject* unused);
 PyObject* StartCliSession(PyObject* self, PyObject* args, PyObject* kwargs);
 PyObject* HasRecordedAnythingPy(PyObject* self, PyObject* unused);
+PyObject* WarnIfCudaRanUnprofiledPy(PyObject* self, PyObject* unused);
 
 }  // namespace proton::python
 
@@ -33,4 +34,6 @@ PyObject* HasRecordedAnythingPy(PyObject* self, PyObject* unused);
        "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='', "     \
        "scopes_only=False)"},                                                                 \
       {"has_recorded_anything", ::proton::python::HasRecordedAnythingPy, METH_NOARGS,         \
-       "whether any scope, metric or kernel was recorded (private)"},
+       "whether any scope, metric or kernel was recorded (private)"},                         \
+      {"warn_if_cuda_ran_unprofiled", ::proton::python::WarnIfCudaRanUnprofiledPy,            \
+       METH_NOARGS, "warns when CUDA ran without the injection (private)"},

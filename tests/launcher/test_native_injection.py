@@ -59,6 +59,7 @@ def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
     assert "[fakecupti] subscribe" in stderr, stderr
     assert stderr.index("calling cuInit") < stderr.index("[fakecupti] subscribe"), stderr
     assert stderr.count("[fakecupti] subscribe") == 1, stderr
+    assert "did not load proton's injection" not in stderr, stderr
     root = load(os.path.join(work, "late.hatchet"))[0]
     assert sorted(c["frame"]["name"] for c in root["children"]) == ["after_cuda", "before_cuda"]
     assert hatchets(work) == ["late.hatchet"]
@@ -74,3 +75,25 @@ def test_python_root_that_never_uses_cuda_writes_without_a_backend(work):
     assert "[fakecupti]" not in result.stderr and "[fakecuda]" not in result.stderr, result.stderr
     root = load(os.path.join(work, "idle.hatchet"))[0]
     assert [c["frame"]["name"] for c in root["children"]] == ["cpu_only"]
+
+
+def test_python_root_warns_when_the_driver_skipped_the_injection(work):
+    # The script unsets CUDA_INJECTION64_PATH before its first CUDA call, so the driver never
+    # runs our injection and no kernel can be recorded: the root says so instead of writing
+    # a silently empty profile.
+    with open(os.path.join(work, "skip.py"), "w") as script:
+        script.write(
+            "import ctypes, os\n"
+            "import proton\n"
+            "del os.environ['CUDA_INJECTION64_PATH']\n"
+            "assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0\n"
+            "with proton.scope('after_cuda'):\n"
+            "    pass\n")
+    env = fake_env()
+    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    result = run(["-n", "skip", "skip.py"], work, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("did not load proton's injection") == 1, result.stderr
+    assert "[fakecupti] subscribe" not in result.stderr
+    root = load(os.path.join(work, "skip.hatchet"))[0]
+    assert [c["frame"]["name"] for c in root["children"]] == ["after_cuda"]

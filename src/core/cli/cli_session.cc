@@ -30,6 +30,9 @@ std::atomic<bool> g_installed{false};
 bool g_backend_before_fork = false;
 bool g_fork_child = false;
 bool g_parent_had_backend = false;
+// Whether the driver ran our injection in this process (a refused backend then explains
+// itself; only a skipped injection needs WarnIfCudaRanUnprofiled's warning).
+std::atomic<bool> g_injection_ran{false};
 std::mutex& StartMutex() {
   static std::mutex* mutex = new std::mutex();
   return *mutex;
@@ -120,12 +123,37 @@ Status StartSessionZero(bool scopes_only) {
   return Status();
 }
 
+void NoteInjectionRan() { g_injection_ran.store(true); }
+
+bool WarnIfCudaRanUnprofiled() {
+  if (!GetCliConfig().enabled || g_injection_ran.load()) return false;
+  if (SessionManager::Get().backend_running()) return false;
+  // A forked child inherits the parent's driver state, which it may not use: never ask.
+  if (g_fork_child) return false;
+  void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (driver == nullptr) return false;  // never loaded: no CUDA in this process
+  using DeviceGetCountFn = int (*)(int*);
+  auto device_count = reinterpret_cast<DeviceGetCountFn>(dlsym(driver, "cuDeviceGetCount"));
+  int devices = 0;
+  // CUDA_SUCCESS (0) only after cuInit; before it, CUDA_ERROR_NOT_INITIALIZED.
+  const bool initialised = device_count != nullptr && device_count(&devices) == 0;
+  dlclose(driver);
+  if (!initialised) return false;
+  std::fprintf(stderr,
+               "[proton] warning: process %d used CUDA, but the CUDA driver did not load "
+               "proton's injection (was CUDA_INJECTION64_PATH changed or unset?): its kernels "
+               "were not recorded\n",
+               static_cast<int>(getpid()));
+  return true;
+}
+
 void FinalizeProcess() {
   if (!GetCliConfig().enabled || !IsCommandLineMode()) return;
   if (!ProfilingOn()) return;  // nothing started, or already finalized
   if (!IsRootProcess() && !HasRecordedAnything()) {
     return;
   }
+  WarnIfCudaRanUnprofiled();
   Status status = Finalize(std::nullopt);
   if (!status.ok()) {
     std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
@@ -152,3 +180,7 @@ extern "C" int proton_cli_start(void) {
 }
 
 extern "C" void proton_cli_finalize(void) { proton::cli::FinalizeProcess(); }
+
+extern "C" int proton_cli_warn_if_cuda_ran_unprofiled(void) {
+  return proton::cli::WarnIfCudaRanUnprofiled() ? 1 : 0;
+}

@@ -25,10 +25,20 @@ Status StartSessionZero(bool scopes_only = false);
 // otherwise writes nothing. Idempotent until a new session starts.
 void FinalizeProcess();
 
+// Called by the CUDA injection entry when the driver runs it (src/cupti/injection.cc).
+void NoteInjectionRan();
+
+// Whether this process initialised the CUDA driver while the driver never ran our injection
+// (CUDA_INJECTION64_PATH changed or unset before the first CUDA call), so no kernel was
+// recorded. Prints the one-line warning and returns true then. Asks the driver only when it
+// is already loaded (RTLD_NOLOAD), with a query that does not initialise it.
+bool WarnIfCudaRanUnprofiled();
+
 }  // namespace proton::cli
 
 // C entry points (stable names for the injection code and ctypes-based tests).
 extern "C" {
 int proton_cli_start(void);      // 1 when session 0 is running in CLI mode, else 0
 void proton_cli_finalize(void);  // FinalizeProcess()
+int proton_cli_warn_if_cuda_ran_unprofiled(void);  // WarnIfCudaRanUnprofiled()
 }
