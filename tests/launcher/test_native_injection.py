@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from conftest import base_env, hatchets, load, run
+from conftest import base_env, hatchets, load, run, write
 
 FAKE_DIR = os.environ.get("PROTON_TEST_FAKE_CUDA_DIR", "")
 FAKE_APP = os.environ.get("PROTON_TEST_FAKE_CUDA_APP", "")
@@ -19,6 +19,13 @@ pytestmark = pytest.mark.skipif(not (FAKE_DIR and os.path.exists(FAKE_APP)),
 def fake_env():
     return base_env(LD_LIBRARY_PATH=FAKE_DIR,
                     PROTON_CUPTI_LIBRARY=os.path.join(FAKE_DIR, "libcupti.so"))
+
+
+def fake_gpu_env():
+    """The fake driver, with the bootstrap taking its GPU-machine paths."""
+    env = fake_env()
+    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    return env
 
 
 def test_native_root_with_python_context(work):
@@ -41,18 +48,17 @@ def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
     # at start-up costs ~250 ms even for a script that never uses the GPU. The backend must
     # attach at the script's own cuInit (CUDA injection), and scopes on both sides of it land
     # in the one profile the root writes.
-    with open(os.path.join(work, "late.py"), "w") as script:
-        script.write(
-            "import ctypes, sys\n"
-            "import proton\n"
-            "with proton.scope('before_cuda'):\n"
-            "    pass\n"
-            "print('calling cuInit', file=sys.stderr, flush=True)\n"
-            "assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0\n"
-            "with proton.scope('after_cuda'):\n"
-            "    pass\n")
-    env = fake_env()
-    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    write(work, "late.py", """
+        import ctypes, sys
+        import proton
+        with proton.scope('before_cuda'):
+            pass
+        print('calling cuInit', file=sys.stderr, flush=True)
+        assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0
+        with proton.scope('after_cuda'):
+            pass
+    """)
+    env = fake_gpu_env()
     result = run(["-n", "late", "late.py"], work, env=env)
     assert result.returncode == 0, result.stderr
     stderr = result.stderr
@@ -66,10 +72,12 @@ def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
 
 
 def test_python_root_that_never_uses_cuda_writes_without_a_backend(work):
-    with open(os.path.join(work, "idle.py"), "w") as script:
-        script.write("import proton\nwith proton.scope('cpu_only'):\n    pass\n")
-    env = fake_env()
-    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    write(work, "idle.py", """
+        import proton
+        with proton.scope('cpu_only'):
+            pass
+    """)
+    env = fake_gpu_env()
     result = run(["-n", "idle", "idle.py"], work, env=env)
     assert result.returncode == 0, result.stderr
     assert "[fakecupti]" not in result.stderr and "[fakecuda]" not in result.stderr, result.stderr
@@ -81,16 +89,15 @@ def test_python_root_warns_when_the_driver_skipped_the_injection(work):
     # The script unsets CUDA_INJECTION64_PATH before its first CUDA call, so the driver never
     # runs our injection and no kernel can be recorded: the root says so instead of writing
     # a silently empty profile.
-    with open(os.path.join(work, "skip.py"), "w") as script:
-        script.write(
-            "import ctypes, os\n"
-            "import proton\n"
-            "del os.environ['CUDA_INJECTION64_PATH']\n"
-            "assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0\n"
-            "with proton.scope('after_cuda'):\n"
-            "    pass\n")
-    env = fake_env()
-    env["PROTON_TEST_GPU_DRIVER"] = "1"
+    write(work, "skip.py", """
+        import ctypes, os
+        import proton
+        del os.environ['CUDA_INJECTION64_PATH']
+        assert ctypes.CDLL('libcuda.so.1').cuInit(0) == 0
+        with proton.scope('after_cuda'):
+            pass
+    """)
+    env = fake_gpu_env()
     result = run(["-n", "skip", "skip.py"], work, env=env)
     assert result.returncode == 0, result.stderr
     assert result.stderr.count("did not load proton's injection") == 1, result.stderr
