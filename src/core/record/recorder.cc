@@ -66,50 +66,47 @@ RecordLine::~RecordLine() {
   }
 }
 
-RecordLine& RecordLine::Int(std::string_view key, int64_t v) {
+void RecordLine::Key(std::string_view key) {
   line_ += ",";
   AppendJsonString(line_, key);
   line_ += ":";
+}
+
+RecordLine& RecordLine::Int(std::string_view key, int64_t v) {
+  Key(key);
   AppendJsonInt(line_, v);
   return *this;
 }
 
 RecordLine& RecordLine::Uint(std::string_view key, uint64_t v) {
-  line_ += ",";
-  AppendJsonString(line_, key);
-  line_ += ":";
+  Key(key);
   AppendJsonUint(line_, v);
   return *this;
 }
 
 RecordLine& RecordLine::Str(std::string_view key, std::string_view v) {
-  line_ += ",";
-  AppendJsonString(line_, key);
-  line_ += ":";
+  Key(key);
   AppendJsonString(line_, v);
   return *this;
 }
 
 RecordLine& RecordLine::OptInt(std::string_view key, std::optional<int> v) {
   if (v.has_value()) return Int(key, *v);
-  line_ += ",";
-  AppendJsonString(line_, key);
-  line_ += ":null";
+  Key(key);
+  line_ += "null";
   return *this;
 }
 
 RecordLine& RecordLine::Bool(std::string_view key, bool v) {
-  line_ += ",";
-  AppendJsonString(line_, key);
-  line_ += v ? ":true" : ":false";
+  Key(key);
+  line_ += v ? "true" : "false";
   return *this;
 }
 
 // [[name, {"i": v} | {"d": v} | {"vi": [...]} | {"vd": [...]}], ...]: types survive the trip.
 RecordLine& RecordLine::MetricList(std::string_view key, const Metrics& metrics) {
-  line_ += ",";
-  AppendJsonString(line_, key);
-  line_ += ":[";
+  Key(key);
+  line_ += "[";
   for (size_t i = 0; i < metrics.size(); ++i) {
     if (i) line_ += ",";
     line_ += "[";

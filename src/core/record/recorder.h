@@ -35,6 +35,7 @@ class RecordLine {
   RecordLine& MetricList(std::string_view key, const Metrics& metrics);
 
  private:
+  void Key(std::string_view key);  // ,"key":
   std::string line_;
 };
 
