@@ -101,22 +101,10 @@ bool IsReservedKey(PyObject* key) {
          PyUnicode_CompareWithASCIIString(key, "stream") == 0;
 }
 
-// The metric entries of `values`: numbers and tensors, not the reserved keys.
-bool CollectMetrics(PyObject* values, Metrics* out) {
-  Py_ssize_t pos = 0;
-  PyObject* key = nullptr;
-  PyObject* value = nullptr;
-  while (PyDict_Next(values, &pos, &key, &value)) {
-    if (PyUnicode_Check(key) && IsReservedKey(key)) continue;
-    if (!PyLong_Check(value) && !PyFloat_Check(value) && !IsTensorMetric(value)) continue;
-    Py_INCREF(key);  // a tensor converter runs Python code
-    Py_INCREF(value);
-    const bool ok = ConvertMetricItem(key, value, out);
-    Py_DECREF(value);
-    Py_DECREF(key);
-    if (!ok) return false;
-  }
-  return true;
+// The metric entries of launch metadata: numbers and tensors, not the reserved keys.
+bool IsLaunchMetric(PyObject* key, PyObject* value) {
+  if (PyUnicode_Check(key) && IsReservedKey(key)) return false;
+  return PyLong_Check(value) || PyFloat_Check(value) || IsTensorMetric(value);
 }
 
 // 1 when the launch is hooked, 0 when it is not, -1 on error.
@@ -152,7 +140,9 @@ PyObject* EvaluateUnderState(PyObject* metadata, std::string_view kernel, Metric
   proton::EnterState(state);
   t_in_hook = true;
   PyObject* values = Evaluate(metadata);
-  if (values != nullptr && !CollectMetrics(values, metrics)) Py_CLEAR(values);
+  if (values != nullptr && !ConvertDictMetrics(values, IsLaunchMetric, metrics)) {
+    Py_CLEAR(values);
+  }
   t_in_hook = false;
   proton::ExitState();
   return values;

@@ -175,28 +175,28 @@ bool ConvertItem(PyObject* key, PyObject* value, Metrics* out) {
 
 }  // namespace
 
-bool ConvertMetricItem(PyObject* key, PyObject* value, Metrics* out) {
-  return ConvertItem(key, value, out);
-}
-
 bool IsTensorMetric(PyObject* value) { return IsTensor(value); }
 
-bool ConvertMetrics(PyObject* mapping, Metrics* out) {
-  if (PyDict_Check(mapping)) {
-    Py_ssize_t pos = 0;
-    PyObject* key = nullptr;
-    PyObject* value = nullptr;
-    out->reserve(static_cast<size_t>(PyDict_GET_SIZE(mapping)));
-    while (PyDict_Next(mapping, &pos, &key, &value)) {
-      Py_INCREF(key);  // a tensor converter may run arbitrary code
-      Py_INCREF(value);
-      const bool ok = ConvertItem(key, value, out);
-      Py_DECREF(value);
-      Py_DECREF(key);
-      if (!ok) return false;
-    }
-    return true;
+bool ConvertDictMetrics(PyObject* dict, bool (*keep)(PyObject* key, PyObject* value),
+                        Metrics* out) {
+  Py_ssize_t pos = 0;
+  PyObject* key = nullptr;
+  PyObject* value = nullptr;
+  out->reserve(out->size() + static_cast<size_t>(PyDict_GET_SIZE(dict)));
+  while (PyDict_Next(dict, &pos, &key, &value)) {
+    if (keep != nullptr && !keep(key, value)) continue;
+    Py_INCREF(key);  // a tensor converter may run arbitrary code
+    Py_INCREF(value);
+    const bool ok = ConvertItem(key, value, out);
+    Py_DECREF(value);
+    Py_DECREF(key);
+    if (!ok) return false;
   }
+  return true;
+}
+
+bool ConvertMetrics(PyObject* mapping, Metrics* out) {
+  if (PyDict_Check(mapping)) return ConvertDictMetrics(mapping, nullptr, out);
   PyObject* items = PyMapping_Items(mapping);
   if (items == nullptr) {
     PyErr_Clear();

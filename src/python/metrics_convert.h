@@ -14,9 +14,9 @@ namespace proton::python {
 // exception set (TypeError for an unsupported value type) on failure.
 bool ConvertMetrics(PyObject* mapping, Metrics* out);
 
-// Converts one (name, value) pair and appends it to `out` (a tensor the converter declines is
-// skipped). Same rules and errors as ConvertMetrics.
-bool ConvertMetricItem(PyObject* key, PyObject* value, Metrics* out);
+// ConvertMetrics over the entries of `dict` for which `keep` (nullptr: all) returns true.
+bool ConvertDictMetrics(PyObject* dict, bool (*keep)(PyObject* key, PyObject* value),
+                        Metrics* out);
 
 // Whether `value` is a tensor (has `data_ptr`), the test the launch hook uses for metrics.
 bool IsTensorMetric(PyObject* value);
