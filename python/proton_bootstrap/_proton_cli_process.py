@@ -215,11 +215,11 @@ def bootstrap():
     if _alias_enabled():
         import _proton_alias
         _proton_alias.install()
-    if _is_root() or not _gpu_driver_present():
+    driver = _gpu_driver_present()
+    if _is_root() or not driver:
         # With a driver and the injection set, the injection attaches the GPU backend at the
         # program's first cuInit; without the injection (no libproton.so) start it here.
-        _start_session(scopes_only=_gpu_driver_present()
-                       and bool(os.environ.get("CUDA_INJECTION64_PATH")))
+        _start_session(scopes_only=driver and bool(os.environ.get("CUDA_INJECTION64_PATH")))
     else:
         # Lazy: the CUDA injection starts session 0 at this process's first CUDA call. Scopes
         # must reach the core by then (they are no-ops while the flag is off).

@@ -44,26 +44,30 @@ PyObject* OptionalAttr(PyObject* object, PyObject* name) {
   return value;
 }
 
+// dict["name"] when it is a str (borrowed), else nullptr. The key is interned once: a
+// C-string lookup would build a new str on every launch.
+PyObject* StrName(PyObject* dict) {
+  static PyObject* const name_key = Interned("name");
+  PyObject* name = PyDict_GetItem(dict, name_key);
+  return name != nullptr && PyUnicode_Check(name) ? name : nullptr;
+}
+
 // The compiled kernel name (a new reference to a str) or nullptr, read before launch_metadata
 // may override "name". Triton passes a LazyDict whose `data` holds it; a plain dict also works.
 PyObject* CompiledName(PyObject* metadata) {
   static PyObject* const data_attr = Interned("data");
   PyObject* name = nullptr;
-  if (!PyDict_Check(metadata)) {
+  if (PyDict_Check(metadata)) {
+    name = StrName(metadata);
+  } else {
     PyObject* data = OptionalAttr(metadata, data_attr);
     if (data == nullptr && PyErr_Occurred()) return nullptr;
-    if (data != nullptr && PyDict_Check(data)) name = PyDict_GetItemString(data, "name");
-    if (name != nullptr && PyUnicode_Check(name)) {
-      Py_INCREF(name);
-      Py_DECREF(data);
-      return name;
-    }
+    if (data != nullptr && PyDict_Check(data)) name = StrName(data);
+    Py_XINCREF(name);  // before `data`, which may hold the only reference, goes
     Py_XDECREF(data);
-    return nullptr;
+    return name;
   }
-  name = PyDict_GetItemString(metadata, "name");
-  if (name == nullptr || !PyUnicode_Check(name)) return nullptr;
-  Py_INCREF(name);
+  Py_XINCREF(name);
   return name;
 }
 
@@ -134,9 +138,8 @@ std::string_view Utf8(PyObject* text) {
 // Evaluates launch_metadata under its state. Returns the values (new reference) and fills
 // `metrics`, or nullptr with an error set; the state is left in every case.
 PyObject* EvaluateUnderState(PyObject* metadata, std::string_view kernel, Metrics* metrics) {
-  std::string state;
-  state.reserve(kStatePrefix.size() + kernel.size());
-  state.append(kStatePrefix).append(kernel);
+  thread_local std::string state;  // reused: the prefix alone is past the small-string size
+  state.assign(kStatePrefix).append(kernel);
   proton::EnterState(state);
   t_in_hook = true;
   PyObject* values = Evaluate(metadata);
@@ -165,8 +168,8 @@ bool LaunchEnterImpl(PyObject* metadata) {
     Py_XDECREF(kernel);
     return false;
   }
-  PyObject* op_name = PyDict_GetItemString(values, "name");  // borrowed
-  std::string_view name = op_name != nullptr && PyUnicode_Check(op_name) ? Utf8(op_name)
+  PyObject* op_name = StrName(values);  // borrowed
+  std::string_view name = op_name != nullptr ? Utf8(op_name)
                           : kernel != nullptr                           ? kernel_name
                                                                         : "<unknown kernel>";
   const uint64_t op_id = proton::NewScopeId();
