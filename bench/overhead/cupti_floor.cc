@@ -1,7 +1,8 @@
 // The bare-CUPTI floor of profiler.md §7.4: the least any CUPTI-based profiler pays per launch.
-// Injected with CUDA_INJECTION64_PATH, it subscribes with an empty callback for the same driver
-// launch ids our backend enables, and enables only CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL with
-// 64 MiB buffers whose records are walked and counted. Nothing is attributed or written.
+// Injected with CUDA_INJECTION64_PATH, or started and stopped through cupti_floor_start/stop, it
+// subscribes with an empty callback for the same driver launch ids our backend enables, and
+// enables only CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL with 64 MiB buffers whose records are
+// walked and counted. Nothing is attributed or written.
 // Built by bench/overhead/run_overhead.py:
 //   g++ -O2 -std=c++17 -shared -fPIC cupti_floor.cc -I<cuda>/include -L<cupti dir> -lcupti
 #include <cupti.h>
@@ -30,6 +31,19 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::free(buffer);
 }
 
+constexpr CUpti_CallbackId kLaunches[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
+};
+
 void AtExit() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   if (std::getenv("CUPTI_FLOOR_VERBOSE") != nullptr) {
@@ -39,31 +53,39 @@ void AtExit() {
 
 }  // namespace
 
-extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
-  static bool done = false;
-  if (done) return 1;
-  done = true;
+// Subscribes and enables; 0 on success. After cupti_floor_stop it may start again, as a
+// profiler's start() after finalize() does (ab_workload.py loads this with ctypes).
+extern "C" __attribute__((visibility("default"))) int cupti_floor_start() {
+  if (g_subscriber != nullptr) return 0;
   if (cuptiSubscribe(&g_subscriber, &EmptyCallback, nullptr) != CUPTI_SUCCESS) {
     std::fprintf(stderr, "[cupti_floor] cuptiSubscribe failed\n");
+    g_subscriber = nullptr;
     return 1;
   }
-  const CUpti_CallbackId kLaunches[] = {
-      CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-      CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
-  };
   for (CUpti_CallbackId id : kLaunches) {
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   }
   cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-  std::atexit(&AtExit);
+  return 0;
+}
+
+// Detaches the way a profiler's finalize does: flush, disable, unsubscribe, cuptiFinalize.
+extern "C" __attribute__((visibility("default"))) void cupti_floor_stop() {
+  if (g_subscriber == nullptr) return;
+  cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
+  cuptiEnableDomain(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+  cuptiUnsubscribe(g_subscriber);
+  g_subscriber = nullptr;
+  cuptiFinalize();
+}
+
+// As a CUDA injection library (CUDA_INJECTION64_PATH): on for the whole process.
+extern "C" __attribute__((visibility("default"))) int InitializeInjection() {
+  static bool done = false;
+  if (done) return 1;
+  done = true;
+  if (cupti_floor_start() == 0) std::atexit(&AtExit);
   return 1;
 }

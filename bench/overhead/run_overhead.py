@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Per-launch overhead of our profiler next to Triton's Proton (profiler.md §7.4). Stdlib only.
 
-Interleaves, for each repetition and each kind (torch, triton): the unprofiled base, the
-bare-CUPTI floor (cupti_floor.cc, injected with CUDA_INJECTION64_PATH), and for every profiling
-mode of tests/gpu/workloads/overhead.py the reference (Triton's Proton) then ours. Reports the
-median of `us_per_launch` minus the median base, finalize times, trace file sizes, and the §7.4
-targets. Writes overhead.md and overhead.json to --out.
+Each process (ab_workload.py) times windows of N tiny launches alternately without and with a
+profiler, starting and finalizing it around every profiled window, so the profiled window is
+compared with unprofiled windows of the same process: the launch cost differs between
+processes by far more than what is measured. For each repetition and kind (torch, triton) it
+runs one process with the reference (Triton's Proton; every mode), one with ours (every mode)
+and one with the bare-CUPTI floor (cupti_floor.cc), in rotating order. Reports medians of the
+added µs per launch with their interquartile range, finalize times, trace file sizes, the
+cost left after finalize, and the §7.4 targets. Writes overhead.md and overhead.json to --out.
 
-    bench/overhead/run_overhead.py --build build-gpu --reps 5 --n 20000 --out /tmp/ovh
+    bench/overhead/run_overhead.py --build build-gpu --reps 3 --rounds 5 --n 20000 --out /tmp/ovh
 """
 import argparse
 import json
@@ -16,10 +19,9 @@ import shutil
 import statistics
 import subprocess
 import sys
-import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-WORKLOADS = os.path.join(ROOT, "tests", "gpu", "workloads")
+HERE = os.path.dirname(os.path.abspath(__file__))
 MODES = {"torch": ["proton", "proton_python", "proton_trace"],
          "triton": ["proton", "proton_python", "proton_hook", "proton_trace"]}
 # Reference added cost (µs per launch) measured for Triton 3.6 on the H200 (§7.4).
@@ -48,30 +50,40 @@ def build_floor(out_dir):
     return lib
 
 
-def run(mode, kind, n, env_extra, out_dir, cpus, timeout=300):
+def run(which, kind, args, env_extra, out_dir, floor):
     env = dict(os.environ)
     env.update(env_extra)
     env["OUT"] = out_dir
-    # Pinned to the same few cores every time: a process that lands on another core (or
-    # migrates) launches 2-5 µs slower, which drowned the differences being measured.
-    pin = ["taskset", "-c", cpus] if cpus and shutil.which("taskset") else []
-    t0 = time.perf_counter()
-    p = subprocess.run(pin + [sys.executable, "overhead.py", mode, kind, str(n)], cwd=WORKLOADS,
-                       env=env, capture_output=True, text=True, timeout=timeout)
-    wall = time.perf_counter() - t0
-    result = {"rc": p.returncode, "wall_s": wall}
+    pin = ["taskset", "-c", args.cpus] if args.cpus and shutil.which("taskset") else []
+    cmd = pin + [sys.executable, os.path.join(HERE, "ab_workload.py"), which, kind, str(args.n),
+                 str(args.rounds), ",".join(modes_of(kind, args))] + ([floor] if floor else [])
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    result = {"rc": p.returncode}
     for line in p.stdout.splitlines():
         if line.startswith("{"):
             result.update(json.loads(line))
-        elif line.startswith("finalize_s="):
-            result["finalize_s"] = float(line.split("=", 1)[1])
-    if p.returncode != 0 or "us_per_launch" not in result:
+    if p.returncode != 0 or "windows" not in result:
         result["error"] = (p.stderr or p.stdout)[-600:]
     elif "PROTON_BOOTSTRAP_DIR" in env_extra and "[api-shim] triton.profiler=ours" not in p.stderr:
         # Never let Triton's own profiler pass for ours.
         result["error"] = "triton.profiler was not ours: " + p.stderr[-300:]
-        result.pop("us_per_launch", None)
+        result.pop("windows", None)
     return result
+
+
+def added_costs(windows):
+    """{label: [µs added per launch]}: each profiled window minus the mean of the unprofiled
+    windows on either side of it, plus `residual` (unprofiled windows after the first profiled
+    one minus the one before it: what a finalized profiler leaves behind)."""
+    added = {}
+    for i, w in enumerate(windows):
+        if w["label"] in ("warm", "base"):
+            continue
+        neighbours = (windows[i - 1]["us"] + windows[i + 1]["us"]) / 2
+        added.setdefault(w["label"], []).append(w["us"] - neighbours)
+    bases = [w["us"] for w in windows if w["label"] == "base"]
+    added["residual"] = [b - bases[0] for b in bases[1:]]
+    return added
 
 
 def median(values):
@@ -79,11 +91,41 @@ def median(values):
     return statistics.median(values) if values else None
 
 
+def iqr(values):
+    if len(values) < 4:
+        return None
+    q = statistics.quantiles(values, n=4)
+    return q[2] - q[0]
+
+
+def modes_of(kind, args):
+    only = set(filter(None, args.modes.split(",")))
+    return [m for m in MODES[kind] if not only or m in only]
+
+
+def verdict(mode, our_add, ref_add, floor_add):
+    """§7.4: hook <= 4 µs; shadow and python <= half the reference, or within 1.2x of the
+    bare-CUPTI floor where that half is below the floor; trace no worse than the reference."""
+    if our_add is None:
+        return "no data"
+    if mode == "proton_hook":
+        return "PASS" if our_add <= 4.0 and (ref_add is None or our_add <= ref_add) else "FAIL"
+    if mode in ("proton", "proton_python"):
+        half = None if ref_add is None else 0.5 * ref_add
+        ok = half is not None and our_add <= half
+        if not ok and floor_add is not None and half is not None and floor_add > half:
+            ok = our_add <= 1.2 * floor_add
+        return "PASS" if ok else "FAIL"
+    return "PASS" if ref_add is not None and our_add <= ref_add else "FAIL"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-gpu"))
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--n", type=int, default=20000)
+    ap.add_argument("--reps", type=int, default=3, help="processes per profiler and kind")
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="profiled windows per mode in each process")
+    ap.add_argument("--n", type=int, default=20000, help="timed launches per window")
     ap.add_argument("--kinds", default="torch,triton")
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
@@ -92,7 +134,6 @@ def main():
                     help="taskset CPU list for every run, e.g. 4-7 (default: unpinned)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
-    os.makedirs(args.out, exist_ok=True)
     ref_out, our_out = os.path.join(args.out, "ref"), os.path.join(args.out, "ours")
     os.makedirs(ref_out, exist_ok=True)
     os.makedirs(our_out, exist_ok=True)
@@ -103,70 +144,69 @@ def main():
     ours_env = {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1",
                 "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap")}
     floor = None if args.no_floor else build_floor(args.out)
-    only = set(filter(None, args.modes.split(",")))
+    kinds = args.kinds.split(",")
+    profilers = [("ref", "profiler", {}, ref_out), ("ours", "profiler", ours_env, our_out)]
+    if floor:
+        profilers.append(("floor", "floor", {}, args.out))
 
-    configs = []  # (kind, label, mode, env, out_dir)
-    for kind in args.kinds.split(","):
-        configs.append((kind, "base", "base", {}, args.out))
-        if floor:
-            configs.append((kind, "floor", "base", {"CUDA_INJECTION64_PATH": floor}, args.out))
-        for mode in MODES[kind]:
-            if only and mode not in only:
-                continue
-            configs.append((kind, f"ref:{mode}", mode, {}, ref_out))
-            configs.append((kind, f"ours:{mode}", mode, ours_env, our_out))
-    samples = {(c[0], c[1]): [] for c in configs}
+    added = {}     # (kind, who, label) -> [µs]
+    windows = {}   # (kind, who) -> [window dicts of every process]
+    processes = []
     for rep in range(args.reps):
-        for kind, label, mode, env, out in configs:
-            r = run(mode, kind, args.n, env, out, args.cpus)
-            samples[(kind, label)].append(r)
-            state = f"{r['us_per_launch']:.2f} us" if "us_per_launch" in r else f"ERROR rc={r['rc']}"
-            print(f"rep {rep} {kind:6} {label:22} {state}", flush=True)
-            if "error" in r and rep == 0:
-                print("   " + r["error"].replace("\n", "\n   "), flush=True)
-            if mode == "proton_trace" and "us_per_launch" in r:
-                path = os.path.join(out, f"ovh_{mode}_{kind}.chrome_trace")
-                r["file_bytes"] = os.path.getsize(path) if os.path.exists(path) else None
+        for kind in kinds:
+            # Rotated so that no profiler always runs first after another one.
+            order = profilers[rep % len(profilers):] + profilers[:rep % len(profilers)]
+            for who, which, env, out in order:
+                r = run(which, kind, args, env, out, floor if who == "floor" else None)
+                processes.append({"rep": rep, "kind": kind, "who": who, **r})
+                if "error" in r:
+                    print(f"rep {rep} {kind:6} {who:5} ERROR rc={r['rc']}\n   "
+                          + r["error"].replace("\n", "\n   "), flush=True)
+                    continue
+                windows.setdefault((kind, who), []).extend(r["windows"])
+                summary = []
+                for label, values in added_costs(r["windows"]).items():
+                    added.setdefault((kind, who, label), []).extend(values)
+                    summary.append(f"{label} {median(values):+.2f}")
+                base = median([w["us"] for w in r["windows"] if w["label"] == "base"])
+                print(f"rep {rep} {kind:6} {who:5} base {base:.2f} us; added: "
+                      + ", ".join(summary), flush=True)
 
-    def stat(kind, label, key="us_per_launch"):
-        return median([s.get(key) for s in samples.get((kind, label), [])])
+    def med(kind, who, label):
+        return median(added.get((kind, who, label), []))
+
+    def window_stat(kind, who, label, key):
+        return median([w.get(key) for w in windows.get((kind, who), []) if w["label"] == label])
 
     rows = []
-    for kind in args.kinds.split(","):
-        base = stat(kind, "base")
-        floor_added = None if stat(kind, "floor") is None or base is None else stat(kind, "floor") - base
-        for mode in MODES[kind]:
-            if only and mode not in only:
-                continue
-            ref, ours = stat(kind, f"ref:{mode}"), stat(kind, f"ours:{mode}")
-            ref_add = None if ref is None or base is None else ref - base
-            our_add = None if ours is None or base is None else ours - base
-            if our_add is None:
-                verdict = "no data"
-            elif mode == "proton_hook":
-                verdict = "PASS" if our_add <= 4.0 and (ref_add is None or our_add <= ref_add) else "FAIL"
-            elif mode in ("proton", "proton_python"):
-                half = None if ref_add is None else 0.5 * ref_add
-                ok = half is not None and our_add <= half
-                if not ok and floor_added is not None and half is not None and floor_added > half:
-                    ok = our_add <= 1.2 * floor_added
-                verdict = "PASS" if ok else "FAIL"
-            else:
-                verdict = "PASS" if ref_add is not None and our_add <= ref_add else "FAIL"
-            rows.append({"kind": kind, "mode": mode, "base_us": base, "floor_added_us": floor_added,
+    for kind in kinds:
+        floor_add = med(kind, "floor", "floor")
+        base = median([w["us"] for who in ("ref", "ours", "floor")
+                       for w in windows.get((kind, who), []) if w["label"] == "base"])
+        for mode in modes_of(kind, args):
+            ref_add, our_add = med(kind, "ref", mode), med(kind, "ours", mode)
+            ours_samples = added.get((kind, "ours", mode), [])
+            rows.append({"kind": kind, "mode": mode, "base_us": base, "floor_added_us": floor_add,
                          "ref_added_us": ref_add, "ours_added_us": our_add,
+                         "ours_iqr_us": iqr(ours_samples),
+                         "ref_iqr_us": iqr(added.get((kind, "ref", mode), [])),
+                         "samples": len(ours_samples),
                          "spec_ref_added_us": SPEC_REFERENCE.get((kind, mode)),
-                         "ref_finalize_s": stat(kind, f"ref:{mode}", "finalize_s"),
-                         "ours_finalize_s": stat(kind, f"ours:{mode}", "finalize_s"),
-                         "ref_file_bytes": stat(kind, f"ref:{mode}", "file_bytes"),
-                         "ours_file_bytes": stat(kind, f"ours:{mode}", "file_bytes"),
-                         "verdict": verdict})
+                         "ref_residual_us": med(kind, "ref", "residual"),
+                         "ours_residual_us": med(kind, "ours", "residual"),
+                         "ref_finalize_s": window_stat(kind, "ref", mode, "finalize_s"),
+                         "ours_finalize_s": window_stat(kind, "ours", mode, "finalize_s"),
+                         "ref_file_bytes": window_stat(kind, "ref", mode, "file_bytes"),
+                         "ours_file_bytes": window_stat(kind, "ours", mode, "file_bytes"),
+                         "verdict": verdict(mode, our_add, ref_add, floor_add)})
 
     def f(v, digits=2):
         return "-" if v is None else f"{v:.{digits}f}"
 
-    lines = [f"Overhead, N={args.n} launches, {args.reps} interleaved repetitions, medians "
-             f"(µs per launch added over base)", "",
+    lines = [f"Overhead in one process: {args.reps} processes per profiler and kind, "
+             f"{args.rounds} windows per mode in each, N={args.n} launches per window; "
+             f"µs per launch added over the neighbouring unprofiled windows, medians "
+             f"[interquartile range]", "",
              "| kind | mode | base µs | bare CUPTI floor | reference | ours | ours/ref | "
              "§7.4 ref | finalize ref/ours s | trace bytes ref/ours | target |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -176,16 +216,22 @@ def main():
         sizes = "-" if r["ours_file_bytes"] is None else \
             f"{f(r['ref_file_bytes'], 0)}/{f(r['ours_file_bytes'], 0)}"
         lines.append(f"| {r['kind']} | {r['mode']} | {f(r['base_us'])} | {f(r['floor_added_us'])} | "
-                     f"{f(r['ref_added_us'])} | {f(r['ours_added_us'])} | {f(ratio)} | "
+                     f"{f(r['ref_added_us'])} [{f(r['ref_iqr_us'])}] | "
+                     f"{f(r['ours_added_us'])} [{f(r['ours_iqr_us'])}] | {f(ratio)} | "
                      f"{f(r['spec_ref_added_us'], 1)} | {f(r['ref_finalize_s'], 3)}/"
                      f"{f(r['ours_finalize_s'], 3)} | {sizes} | {r['verdict']} |")
+    lines.append("")
+    for kind in kinds:
+        lines.append(f"{kind}: cost left after finalize (unprofiled windows after the first "
+                     f"profiled one minus the first): reference {f(med(kind, 'ref', 'residual'))} "
+                     f"µs, ours {f(med(kind, 'ours', 'residual'))} µs, floor "
+                     f"{f(med(kind, 'floor', 'residual'))} µs")
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(args.out, "overhead.md"), "w") as fh:
         fh.write(text + "\n")
     with open(os.path.join(args.out, "overhead.json"), "w") as fh:
-        json.dump({"rows": rows, "samples": {f"{k[0]}|{k[1]}": v for k, v in samples.items()}},
-                  fh, indent=1)
+        json.dump({"rows": rows, "processes": processes}, fh, indent=1)
     return 0 if all(r["verdict"] == "PASS" for r in rows) else 1
 
 
