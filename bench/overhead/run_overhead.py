@@ -10,7 +10,7 @@ and one with the bare-CUPTI floor (cupti_floor.cc), in rotating order. Reports m
 added µs per launch with their interquartile range, finalize times, trace file sizes, the
 cost left after finalize, and the §7.4 targets. Writes overhead.md and overhead.json to --out.
 
-    bench/overhead/run_overhead.py --build build-gpu --reps 3 --rounds 5 --n 20000 --out /tmp/ovh
+    bench/overhead/run_overhead.py --build build-gpu --reps 3 --rounds 25 --n 2000 --out /tmp/ovh
 """
 import argparse
 import json
@@ -123,9 +123,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-gpu"))
     ap.add_argument("--reps", type=int, default=3, help="processes per profiler and kind")
-    ap.add_argument("--rounds", type=int, default=5,
+    # Short windows, many of them: the H200 machine's launch speed shifts by up to 30% for
+    # seconds at a time, so only windows close together in time see the same speed.
+    ap.add_argument("--rounds", type=int, default=25,
                     help="profiled windows per mode in each process")
-    ap.add_argument("--n", type=int, default=20000, help="timed launches per window")
+    ap.add_argument("--n", type=int, default=2000, help="timed launches per window")
     ap.add_argument("--kinds", default="torch,triton")
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
