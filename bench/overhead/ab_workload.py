@@ -56,8 +56,20 @@ def timed_us(kind, n, x, y):
     return (time.perf_counter() - t) / n * 1e6
 
 
+def loaded_cupti():
+    """Paths of the libcupti copies mapped into this process."""
+    with open("/proc/self/maps") as maps:
+        return sorted({line.split()[-1] for line in maps if "libcupti" in line})
+
+
 class Floor:
     def __init__(self, lib):
+        # The floor must pay what the same CUPTI costs: the runner passes the libcupti that
+        # our profiler loaded, which is then loaded first so that the floor's DT_NEEDED
+        # libcupti.so.13 resolves to it (by soname) instead of the CUDA toolkit's copy.
+        preload = os.environ.get("CUPTI_FLOOR_PRELOAD")
+        if preload:
+            ctypes.CDLL(preload, mode=ctypes.RTLD_GLOBAL)
         self.lib = ctypes.CDLL(lib)
 
     def start(self, _mode, _path):
@@ -93,12 +105,14 @@ def main():
     y = torch.empty_like(x)
     windows = [{"label": "warm", "us": timed_us(kind, n, x, y)},
                {"label": "base", "us": timed_us(kind, n, x, y)}]
+    cupti = None
     for r in range(rounds):
         # Rotated so that no mode always follows the same one.
         for mode in modes[r % len(modes):] + modes[:r % len(modes)]:
             path = f"{out}/ovh_ab_{which}_{mode}_{kind}"
             profiler.start(mode, path)
             us = timed_us(kind, n, x, y)
+            cupti = cupti or loaded_cupti()
             t0 = time.perf_counter()
             profiler.finalize()
             window = {"label": mode, "us": us, "finalize_s": time.perf_counter() - t0}
@@ -107,7 +121,8 @@ def main():
                 window["file_bytes"] = os.path.getsize(trace)
             windows.append(window)
             windows.append({"label": "base", "us": timed_us(kind, n, x, y)})
-    print(json.dumps({"profiler": which, "kind": kind, "n": n, "windows": windows}))
+    print(json.dumps({"profiler": which, "kind": kind, "n": n, "cupti": cupti,
+                      "windows": windows}))
 
 
 if __name__ == "__main__":

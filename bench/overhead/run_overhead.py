@@ -154,11 +154,15 @@ def main():
     added = {}     # (kind, who, label) -> [µs]
     windows = {}   # (kind, who) -> [window dicts of every process]
     processes = []
+    cupti = {}     # who -> libcupti paths its process had loaded
     for rep in range(args.reps):
         for kind in kinds:
-            # Rotated so that no profiler always runs first after another one.
+            # Rotated so that no profiler always runs right after the same one. Ours runs
+            # before the floor in the first repetition: the floor loads ours' libcupti.
             order = profilers[rep % len(profilers):] + profilers[:rep % len(profilers)]
             for who, which, env, out in order:
+                if who == "floor" and cupti.get("ours"):
+                    env = {"CUPTI_FLOOR_PRELOAD": cupti["ours"][0]}
                 r = run(which, kind, args, env, out, floor if who == "floor" else None)
                 processes.append({"rep": rep, "kind": kind, "who": who, **r})
                 if "error" in r:
@@ -166,6 +170,7 @@ def main():
                           + r["error"].replace("\n", "\n   "), flush=True)
                     continue
                 windows.setdefault((kind, who), []).extend(r["windows"])
+                cupti.setdefault(who, r.get("cupti") or [])
                 summary = []
                 for label, values in added_costs(r["windows"]).items():
                     added.setdefault((kind, who, label), []).extend(values)
@@ -228,6 +233,8 @@ def main():
                      f"profiled one minus the first): reference {f(med(kind, 'ref', 'residual'))} "
                      f"µs, ours {f(med(kind, 'ours', 'residual'))} µs, floor "
                      f"{f(med(kind, 'floor', 'residual'))} µs")
+    for who in ("ref", "ours", "floor"):
+        lines.append(f"libcupti of {who}: {', '.join(cupti.get(who) or ['-'])}")
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(args.out, "overhead.md"), "w") as fh:
