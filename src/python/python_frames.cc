@@ -1,7 +1,10 @@
 // Python frame provider for the python context source (profiler.md §3.5). The stack is
 // walked with the public C API only (PyEval_GetFrame, PyFrame_GetBack, PyFrame_GetCode,
-// PyFrame_GetLineNumber); each frame name is built once per (code object, line) and cached
-// forever, so the string_views handed to the core stay valid (python_frames.h contract).
+// PyFrame_GetLasti, PyFrame_GetLineNumber); each frame name is built once per (code object,
+// line) and cached forever, so the string_views handed to the core stay valid
+// (python_frames.h contract). The line itself is looked up once per call site (code object,
+// instruction offset): PyFrame_GetLineNumber scans the code's line table from its start, which
+// was most of the python context's cost per launch in long functions.
 // Threading: the provider runs on the capturing application thread and takes the GIL if
 // that thread does not hold it; the cache is only touched with the GIL held.
 #include "python_frames.h"
@@ -21,7 +24,7 @@ enum class FrameKind : uint8_t { kUser, kDropped, kRunpy };
 
 struct CodeKey {
   PyObject* code;
-  int line;
+  int line;  // or, in g_sites, the instruction offset
   bool operator==(const CodeKey& other) const {
     return code == other.code && line == other.line;
   }
@@ -43,6 +46,8 @@ struct FrameName {
 std::unordered_map<PyObject*, FrameKind>* g_code_kinds = nullptr;
 // Node-based map: element addresses, hence the string_views given out, are stable.
 std::unordered_map<CodeKey, FrameName, CodeKeyHash>* g_names = nullptr;
+// Call sites (code object, instruction offset) seen so far and their frame name.
+std::unordered_map<CodeKey, const FrameName*, CodeKeyHash>* g_sites = nullptr;
 std::vector<std::string>* g_filters = nullptr;
 bool g_finalizing = false;
 
@@ -97,6 +102,19 @@ const FrameName& NameOf(PyObject* code, int line) {
   return g_names->emplace(CodeKey{code, line}, FrameName{std::move(name), kind}).first->second;
 }
 
+const FrameName& NameAt(PyFrameObject* frame, PyObject* code) {
+#if PY_VERSION_HEX >= 0x030B0000
+  const CodeKey site{code, PyFrame_GetLasti(frame)};
+  auto it = g_sites->find(site);
+  if (it != g_sites->end()) return *it->second;
+  const FrameName& name = NameOf(code, PyFrame_GetLineNumber(frame));  // keeps `code` alive
+  g_sites->emplace(site, &name);
+  return name;
+#else
+  return NameOf(code, PyFrame_GetLineNumber(frame));
+#endif
+}
+
 // Appends the current thread's frames outermost first. Needs the GIL.
 void CollectFrames(std::vector<std::string_view>* frames) {
   if (g_names == nullptr) return;
@@ -107,8 +125,7 @@ void CollectFrames(std::vector<std::string_view>* frames) {
   Py_XINCREF(frame);
   while (frame != nullptr) {
     PyCodeObject* code = PyFrame_GetCode(frame);  // new reference
-    const int line = PyFrame_GetLineNumber(frame);
-    walked.push_back(&NameOf(reinterpret_cast<PyObject*>(code), line));
+    walked.push_back(&NameAt(frame, reinterpret_cast<PyObject*>(code)));
     Py_DECREF(code);
     PyFrameObject* back = PyFrame_GetBack(frame);  // new reference
     Py_DECREF(frame);
@@ -157,6 +174,7 @@ void InstallFrameProvider() {
   if (g_names == nullptr) {
     g_code_kinds = new std::unordered_map<PyObject*, FrameKind>();  // never freed: views
     g_names = new std::unordered_map<CodeKey, FrameName, CodeKeyHash>();
+    g_sites = new std::unordered_map<CodeKey, const FrameName*, CodeKeyHash>();
     g_filters = new std::vector<std::string>();
   }
   SetPythonFrameProvider(&Provider);

@@ -101,6 +101,30 @@ proton.finalize()
     assert kernel(leaf) == (2, 14)
 
 
+def test_python_context_lines_per_call_site(tmp_path):
+    # Lines are looked up once per call site (code object, instruction offset) and cached:
+    # two sites in one function, reached in alternation from two lines of a caller, must
+    # keep their own lines, as must one site reached with different stacks above it.
+    run("""
+def step(first):
+    if first:
+        launch("k", 1)
+    else:
+        launch("k", 2)
+
+s = proton.start("py", context="python", backend="fake")
+for i in range(6):
+    step(i % 2 == 0)
+    step(False)
+proton.finalize()
+""", tmp_path)
+    doc = load(tmp_path / "py.hatchet")
+    script = str(tmp_path / "script.py")
+    assert kernel(node_at(doc, f"{script}:17@<module>", f"{script}:11@step", "k")) == (3, 3)
+    assert kernel(node_at(doc, f"{script}:17@<module>", f"{script}:13@step", "k")) == (3, 6)
+    assert kernel(node_at(doc, f"{script}:18@<module>", f"{script}:13@step", "k")) == (6, 12)
+
+
 def test_launch_hook_op_with_kernel_and_metadata_kernels(tmp_path):
     make_triton(tmp_path, FAKE_KNOBS_CHAIN)
     run("""

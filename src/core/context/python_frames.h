@@ -13,9 +13,10 @@ namespace proton {
 // frames to `frames`, OUTERMOST FIRST, each named "<co_filename>:<line>@<co_name>", with the
 // frames of §2.8 already removed. A thread without Python frames appends nothing (its work
 // then lands directly under ROOT). The views must stay valid until the next call of the
-// provider on the same thread (e.g. the provider caches one string per (code object, line)
-// and never frees it). The provider takes the GIL itself when the thread does not hold it.
-// `frames` is empty on entry.
+// provider on the same thread, and one address must always hold the same text while the
+// provider is installed: the core recognises the frames of the previous capture by address
+// (e.g. the provider caches one string per (code object, line) and never frees it). The
+// provider takes the GIL itself when the thread does not hold it. `frames` is empty on entry.
 using PythonFrameProvider = void (*)(std::vector<std::string_view>* frames);
 
 // Installs the provider (nullptr removes it). Thread-safe; the binding calls it once at import.

@@ -6,6 +6,7 @@
 // when needed.
 #include "core/context/thread_context.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 
@@ -50,6 +51,11 @@ struct Stack {
   std::vector<ChildCache> cache;  // by depth
   std::array<LaunchCache, kLaunchCacheSize> launches{};
   size_t next_launch = 0;  // round-robin replacement
+  // python: the frames of the last capture (compared by address: the provider's views are
+  // stable, python_frames.h) and the node each resolved to, so that a capture descends the
+  // tree, hashing names under its lock, only below the first frame that changed.
+  std::vector<std::string_view> python_frames;
+  std::vector<NodeRef> python_nodes;
 };
 
 struct OpTarget {
@@ -92,7 +98,10 @@ void Refresh(ThreadState& t) {
     if (old != nullptr) {
       stacks.push_back(std::move(*old));
     } else {
-      stacks.push_back(Stack{session, {}, session->data->Root(), {}});
+      Stack fresh;
+      fresh.session = session;
+      fresh.base = session->data->Root();
+      stacks.push_back(std::move(fresh));
     }
   }
   t.stacks = std::move(stacks);
@@ -152,22 +161,49 @@ void FetchPython(ThreadState& t, bool* fetched) {
   if (PythonFrameProvider provider = GetPythonFrameProvider()) provider(&t.python);
 }
 
-// The path node of a capture: shadow stack or python frames, then state frames and `leaf`.
-NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::string_view leaf) {
+// The node of the thread's python frames (t.python), reusing the previous capture's nodes for
+// the frames it shares with this one.
+NodeRef PythonPath(const ThreadState& t, Stack& stack) {
   Data& data = *stack.session->data;
-  t.names.clear();
-  NodeRef parent;
-  if (stack.session->context == ContextKind::kShadow) {
-    parent = ShadowPath(t, stack);
-  } else {
-    FetchPython(t, python_fetched);
-    parent = data.Root();
-    t.names.assign(t.python.begin(), t.python.end());
+  const std::vector<std::string_view>& now = t.python;
+  size_t same = 0;
+  size_t limit = std::min(now.size(), stack.python_frames.size());
+  while (same < limit && now[same].data() == stack.python_frames[same].data() &&
+         now[same].size() == stack.python_frames[same].size()) {
+    ++same;
   }
+  if (same > 0 && !data.IsCurrent(stack.python_nodes[same - 1])) same = 0;  // cleared since
+  stack.python_frames.resize(same);
+  stack.python_nodes.resize(same);
+  NodeRef node = same > 0 ? stack.python_nodes[same - 1] : data.Root();
+  for (size_t i = same; i < now.size(); ++i) {
+    node = data.Child(node, now[i]);
+    if (!node.valid()) break;
+    stack.python_frames.push_back(now[i]);
+    stack.python_nodes.push_back(node);
+  }
+  return node;
+}
+
+// Where a capture lands before state frames and leaf: the shadow stack or the python frames.
+NodeRef ContextParent(ThreadState& t, Stack& stack, bool* python_fetched) {
+  if (stack.session->context == ContextKind::kShadow) return ShadowPath(t, stack);
+  FetchPython(t, python_fetched);
+  return PythonPath(t, stack);
+}
+
+// `parent`, then state frames and `leaf`.
+NodeRef BelowParent(ThreadState& t, Stack& stack, NodeRef parent, std::string_view leaf) {
+  t.names.clear();
   if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
   if (!leaf.empty()) t.names.push_back(leaf);
   if (t.names.empty()) return parent;
-  return data.Descend(parent, t.names);
+  return stack.session->data->Descend(parent, t.names);
+}
+
+// The path node of a capture: shadow stack or python frames, then state frames and `leaf`.
+NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::string_view leaf) {
+  return BelowParent(t, stack, ContextParent(t, stack, python_fetched), leaf);
 }
 
 Stack* FindStack(ThreadState& t, int session_id) {
@@ -352,18 +388,18 @@ void ContextNvtxPop() {
 
 namespace {
 
-// The launch node in a shadow session, through the stack's launch cache.
-NodeRef ShadowLaunchNode(ThreadState& t, Stack& stack, std::string_view kernel_name) {
+// The launch node, through the stack's launch cache.
+NodeRef LaunchNode(ThreadState& t, Stack& stack, bool* python_fetched,
+                   std::string_view kernel_name) {
   Data& data = *stack.session->data;
-  NodeRef parent = ShadowPath(t, stack);
+  NodeRef parent = ContextParent(t, stack, python_fetched);
   for (const LaunchCache& c : stack.launches) {
     if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == kernel_name &&
         c.state == t.state && data.IsCurrent(c.node) && c.node.valid()) {
       return c.node;
     }
   }
-  bool unused = false;
-  NodeRef node = CapturePath(t, stack, &unused, kernel_name);
+  NodeRef node = BelowParent(t, stack, parent, kernel_name);
   LaunchCache& c = stack.launches[stack.next_launch];
   stack.next_launch = (stack.next_launch + 1) % kLaunchCacheSize;
   c.parent = parent;
@@ -399,9 +435,7 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
         continue;
       }
     }
-    target.node = s.context == ContextKind::kShadow
-                      ? ShadowLaunchNode(t, stack, kernel_name)
-                      : CapturePath(t, stack, &python_fetched, kernel_name);
+    target.node = LaunchNode(t, stack, &python_fetched, kernel_name);
     target.name_known = !kernel_name.empty();
   }
   return count;

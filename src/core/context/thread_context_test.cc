@@ -219,6 +219,43 @@ TEST_F(ContextTest, PythonContextUsesProviderFrames) {
   EXPECT_EQ(Count(doc, {"/w/workload.py:51@<module>", "/w/workload.py:43@main", "add_kernel"}), 1);
 }
 
+// Frames for SwitchingFrames: one address per text (python_frames.h), as the real provider.
+const std::string_view kModule = "/w/a.py:1@<module>";
+const std::string_view kTrain = "/w/a.py:5@train";
+const std::string_view kEval = "/w/a.py:9@valid";  // as long as kTrain
+const std::string_view kStep = "/w/a.py:20@step";
+std::vector<std::string_view> g_switching_frames;
+
+void SwitchingFrames(std::vector<std::string_view>* frames) {
+  frames->assign(g_switching_frames.begin(), g_switching_frames.end());
+}
+
+// The core reuses the nodes of the previous capture's frames (PythonPath); a frame that
+// changes in the middle, a shallower stack, and a cleared tree must still give exact paths.
+TEST_F(ContextTest, PythonContextPathsFollowChangingFrames) {
+  SetPythonFrameProvider(&SwitchingFrames);
+  int id = StartFake("python");
+  g_switching_frames = {kModule, kTrain, kStep};
+  LaunchNow("k");
+  LaunchNow("k");
+  g_switching_frames = {kModule, kEval, kStep};  // same leaf frame under another parent
+  LaunchNow("k");
+  g_switching_frames = {kModule};
+  LaunchNow("k");
+  g_switching_frames = {kModule, kTrain, kStep};
+  LaunchNow("k");
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {std::string(kModule), std::string(kTrain), std::string(kStep), "k"}), 3);
+  EXPECT_EQ(Count(doc, {std::string(kModule), std::string(kEval), std::string(kStep), "k"}), 1);
+  EXPECT_EQ(Count(doc, {std::string(kModule), "k"}), 1);
+
+  ASSERT_TRUE(Clear(id).ok());  // every node made before is gone, cached ones too
+  LaunchNow("k");
+  doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {std::string(kModule), std::string(kTrain), std::string(kStep), "k"}), 1);
+  EXPECT_EQ(NodeAt(doc, {std::string(kModule), std::string(kEval)}), nullptr);
+}
+
 TEST_F(ContextTest, PythonContextWithoutFramesAttributesUnderRoot) {
   int id = StartFake("python");
   LaunchNow("k");
