@@ -1,17 +1,20 @@
 """One process of the in-process overhead benchmark (run by run_overhead.py; needs a GPU).
 
-    ab_workload.py PROFILER KIND N ROUNDS MODES [FLOOR_LIB]
+    ab_workload.py KIND N ROUNDS MODES [FLOOR_LIB]
 
-PROFILER is `profiler` (whatever `import triton.profiler` reaches: Triton's Proton, or ours when
-the runner's environment installs our alias) or `floor` (the bare-CUPTI subscriber of
-cupti_floor.cc, loaded with ctypes and started/stopped around a window). KIND is `torch`
-(torch.add) or `triton` (a tiny Triton kernel with launch_metadata). MODES is a comma list of
-proton, proton_python, proton_hook, proton_trace (ignored for `floor`).
+The profiler is whatever `import triton.profiler` reaches: Triton's Proton, or ours when the
+runner's environment installs our alias. KIND is `torch` (torch.add) or `triton` (a tiny
+Triton kernel with launch_metadata). MODES is a comma list of proton, proton_python,
+proton_hook, proton_trace. With FLOOR_LIB (cupti_floor.cc built as a library), windows of the
+bare-CUPTI floor, started and stopped through ctypes, take turns with the profiler's, so ours
+and the floor are compared inside one process (the reference's own libcupti is another copy,
+which is why the floor runs with ours).
 
-Why in one process: the unprofiled launch cost differs between processes by up to 50% on the
-H200 (12.6-19.3 µs per Triton launch), far more than the 1 µs differences being measured.
-Inside one process it is steady, so every profiled window is timed between two unprofiled
-windows of the same process and compared with their mean. Both profilers detach completely at
+Why in one process, in short windows: the unprofiled launch cost on the H200 machine differs
+between processes by up to 50% (12.6-19.3 µs per Triton launch), and within a process it
+shifts by as much for seconds at a time, far more than the 1 µs differences being measured.
+So every profiled window is timed between two unprofiled windows of the same process, a few
+tens of milliseconds apart, and compared with their mean. Both profilers detach completely at
 finalize (cuptiUnsubscribe + cuptiFinalize), so the windows after one do not carry its cost;
 the runner checks that (its "cost left after finalize": later unprofiled windows minus the
 first).
@@ -63,16 +66,17 @@ def loaded_cupti():
 
 
 class Floor:
+    """The bare-CUPTI subscriber, loaded on first use: after our profiler's first window has
+    loaded its libcupti, so that the floor's DT_NEEDED libcupti.so.13 resolves (by soname)
+    to that same copy and the floor pays what the same CUPTI costs."""
+
     def __init__(self, lib):
-        # The floor must pay what the same CUPTI costs: the runner passes the libcupti that
-        # our profiler loaded, which is then loaded first so that the floor's DT_NEEDED
-        # libcupti.so.13 resolves to it (by soname) instead of the CUDA toolkit's copy.
-        preload = os.environ.get("CUPTI_FLOOR_PRELOAD")
-        if preload:
-            ctypes.CDLL(preload, mode=ctypes.RTLD_GLOBAL)
-        self.lib = ctypes.CDLL(lib)
+        self.path = lib
+        self.lib = None
 
     def start(self, _mode, _path):
+        if self.lib is None:
+            self.lib = ctypes.CDLL(self.path)
         if self.lib.cupti_floor_start() != 0:
             raise SystemExit("cupti_floor_start failed")
 
@@ -95,12 +99,13 @@ class Profiler:
 
 
 def main():
-    which, kind, n, rounds, modes = sys.argv[1], sys.argv[2], int(sys.argv[3]), \
-        int(sys.argv[4]), sys.argv[5].split(",")
+    kind, n, rounds, modes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), \
+        sys.argv[4].split(",")
     out = os.environ.get("OUT", "/tmp")
-    profiler = Floor(sys.argv[6]) if which == "floor" else Profiler()
-    if which == "floor":
-        modes = ["floor"]
+    profilers = dict.fromkeys(modes, Profiler())
+    if len(sys.argv) > 5:  # the floor takes turns with our modes (it comes last in round 0)
+        modes.append("floor")
+        profilers["floor"] = Floor(sys.argv[5])
     x = torch.zeros(64, device="cuda")
     y = torch.empty_like(x)
     windows = [{"label": "warm", "us": timed_us(kind, n, x, y)},
@@ -109,20 +114,19 @@ def main():
     for r in range(rounds):
         # Rotated so that no mode always follows the same one.
         for mode in modes[r % len(modes):] + modes[:r % len(modes)]:
-            path = f"{out}/ovh_ab_{which}_{mode}_{kind}"
-            profiler.start(mode, path)
+            path = f"{out}/ovh_ab_{mode}_{kind}"
+            profilers[mode].start(mode, path)
             us = timed_us(kind, n, x, y)
             cupti = cupti or loaded_cupti()
             t0 = time.perf_counter()
-            profiler.finalize()
+            profilers[mode].finalize()
             window = {"label": mode, "us": us, "finalize_s": time.perf_counter() - t0}
             trace = path + ".chrome_trace"
             if mode == "proton_trace" and os.path.exists(trace):
                 window["file_bytes"] = os.path.getsize(trace)
             windows.append(window)
             windows.append({"label": "base", "us": timed_us(kind, n, x, y)})
-    print(json.dumps({"profiler": which, "kind": kind, "n": n, "cupti": cupti,
-                      "windows": windows}))
+    print(json.dumps({"kind": kind, "n": n, "cupti": cupti, "windows": windows}))
 
 
 if __name__ == "__main__":

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Per-launch overhead of our profiler next to Triton's Proton (profiler.md §7.4). Stdlib only.
 
-Each process (ab_workload.py) times windows of N tiny launches alternately without and with a
-profiler, starting and finalizing it around every profiled window, so the profiled window is
-compared with unprofiled windows of the same process: the launch cost differs between
-processes by far more than what is measured. For each repetition and kind (torch, triton) it
-runs one process with the reference (Triton's Proton; every mode), one with ours (every mode)
-and one with the bare-CUPTI floor (cupti_floor.cc), in rotating order. Reports medians of the
-added µs per launch with their interquartile range, finalize times, trace file sizes, the
-cost left after finalize, and the §7.4 targets. Writes overhead.md and overhead.json to --out.
+Each process (ab_workload.py) times short windows of N tiny launches alternately without and
+with a profiler, starting and finalizing it around every profiled window, and each profiled
+window is compared with the unprofiled windows beside it: the launch cost differs between
+processes, and shifts within one, by far more than what is measured. For each repetition and
+kind (torch, triton) it runs one process with the reference (Triton's Proton; every mode) and
+one with ours (every mode, taking turns with the bare-CUPTI floor of cupti_floor.cc), in
+alternating order. Reports medians of the added cost per launch with their interquartile
+range, finalize times, trace file sizes, the cost left after finalize, and the §7.4 targets.
+Writes overhead.md and overhead.json (every window) to --out.
 
-    bench/overhead/run_overhead.py --build build-gpu --reps 3 --rounds 25 --n 2000 --out /tmp/ovh
+    bench/overhead/run_overhead.py --build build-gpu --out /tmp/ovh   # 5 x 20 windows of 2000
 """
 import argparse
 import json
@@ -50,12 +51,12 @@ def build_floor(out_dir):
     return lib
 
 
-def run(which, kind, args, env_extra, out_dir, floor):
+def run(kind, args, env_extra, out_dir, floor):
     env = dict(os.environ)
     env.update(env_extra)
     env["OUT"] = out_dir
     pin = ["taskset", "-c", args.cpus] if args.cpus and shutil.which("taskset") else []
-    cmd = pin + [sys.executable, os.path.join(HERE, "ab_workload.py"), which, kind, str(args.n),
+    cmd = pin + [sys.executable, os.path.join(HERE, "ab_workload.py"), kind, str(args.n),
                  str(args.rounds), ",".join(modes_of(kind, args))] + ([floor] if floor else [])
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     result = {"rc": p.returncode}
@@ -72,17 +73,19 @@ def run(which, kind, args, env_extra, out_dir, floor):
 
 
 def added_costs(windows):
-    """{label: [µs added per launch]}: each profiled window minus the mean of the unprofiled
-    windows on either side of it, plus `residual` (unprofiled windows after the first profiled
-    one minus the one before it: what a finalized profiler leaves behind)."""
+    """{label: [added cost of each window as a fraction of the unprofiled cost next to it]}:
+    each profiled window against the mean of the unprofiled windows on either side of it,
+    plus `residual` (unprofiled windows after the first profiled one against the one before
+    it: what a finalized profiler leaves behind). Fractions, because the machine's speed
+    shifts (by up to 50%) and a profiler's host work slows down with everything else."""
     added = {}
     for i, w in enumerate(windows):
         if w["label"] in ("warm", "base"):
             continue
         neighbours = (windows[i - 1]["us"] + windows[i + 1]["us"]) / 2
-        added.setdefault(w["label"], []).append(w["us"] - neighbours)
+        added.setdefault(w["label"], []).append(w["us"] / neighbours - 1)
     bases = [w["us"] for w in windows if w["label"] == "base"]
-    added["residual"] = [b - bases[0] for b in bases[1:]]
+    added["residual"] = [b / bases[0] - 1 for b in bases[1:]]
     return added
 
 
@@ -122,10 +125,10 @@ def verdict(mode, our_add, ref_add, floor_add):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build-gpu"))
-    ap.add_argument("--reps", type=int, default=3, help="processes per profiler and kind")
-    # Short windows, many of them: the H200 machine's launch speed shifts by up to 30% for
+    ap.add_argument("--reps", type=int, default=5, help="processes per profiler and kind")
+    # Short windows, many of them: the H200 machine's launch speed shifts by up to 50% for
     # seconds at a time, so only windows close together in time see the same speed.
-    ap.add_argument("--rounds", type=int, default=25,
+    ap.add_argument("--rounds", type=int, default=20,
                     help="profiled windows per mode in each process")
     ap.add_argument("--n", type=int, default=2000, help="timed launches per window")
     ap.add_argument("--kinds", default="torch,triton")
@@ -147,23 +150,18 @@ def main():
                 "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap")}
     floor = None if args.no_floor else build_floor(args.out)
     kinds = args.kinds.split(",")
-    profilers = [("ref", "profiler", {}, ref_out), ("ours", "profiler", ours_env, our_out)]
-    if floor:
-        profilers.append(("floor", "floor", {}, args.out))
+    # The floor takes turns with ours inside our processes (ab_workload.py says why).
+    profilers = [("ref", {}, ref_out, None), ("ours", ours_env, our_out, floor)]
 
-    added = {}     # (kind, who, label) -> [µs]
+    added = {}     # (kind, who, label) -> [fractions of the neighbouring unprofiled cost]
     windows = {}   # (kind, who) -> [window dicts of every process]
     processes = []
     cupti = {}     # who -> libcupti paths its process had loaded
     for rep in range(args.reps):
         for kind in kinds:
-            # Rotated so that no profiler always runs right after the same one. Ours runs
-            # before the floor in the first repetition: the floor loads ours' libcupti.
-            order = profilers[rep % len(profilers):] + profilers[:rep % len(profilers)]
-            for who, which, env, out in order:
-                if who == "floor" and cupti.get("ours"):
-                    env = {"CUPTI_FLOOR_PRELOAD": cupti["ours"][0]}
-                r = run(which, kind, args, env, out, floor if who == "floor" else None)
+            # Alternating, so that neither profiler always runs right after the other.
+            for who, env, out, with_floor in (profilers if rep % 2 == 0 else profilers[::-1]):
+                r = run(kind, args, env, out, with_floor)
                 processes.append({"rep": rep, "kind": kind, "who": who, **r})
                 if "error" in r:
                     print(f"rep {rep} {kind:6} {who:5} ERROR rc={r['rc']}\n   "
@@ -171,36 +169,37 @@ def main():
                     continue
                 windows.setdefault((kind, who), []).extend(r["windows"])
                 cupti.setdefault(who, r.get("cupti") or [])
+                base = median([w["us"] for w in r["windows"] if w["label"] == "base"])
                 summary = []
                 for label, values in added_costs(r["windows"]).items():
                     added.setdefault((kind, who, label), []).extend(values)
-                    summary.append(f"{label} {median(values):+.2f}")
-                base = median([w["us"] for w in r["windows"] if w["label"] == "base"])
-                print(f"rep {rep} {kind:6} {who:5} base {base:.2f} us; added: "
+                    summary.append(f"{label} {median(values) * base:+.2f}")
+                print(f"rep {rep} {kind:6} {who:5} base {base:.2f} us; added µs: "
                       + ", ".join(summary), flush=True)
-
-    def med(kind, who, label):
-        return median(added.get((kind, who, label), []))
 
     def window_stat(kind, who, label, key):
         return median([w.get(key) for w in windows.get((kind, who), []) if w["label"] == label])
 
     rows = []
     for kind in kinds:
-        floor_add = med(kind, "floor", "floor")
-        base = median([w["us"] for who in ("ref", "ours", "floor")
+        # Fractions become µs at the kind's median unprofiled launch cost.
+        base = median([w["us"] for who in ("ref", "ours")
                        for w in windows.get((kind, who), []) if w["label"] == "base"])
+
+        def us(who, label, stat=median):
+            value = stat(added.get((kind, who, label), []))
+            return None if value is None or base is None else value * base
+
+        floor_add = us("ours", "floor")
         for mode in modes_of(kind, args):
-            ref_add, our_add = med(kind, "ref", mode), med(kind, "ours", mode)
-            ours_samples = added.get((kind, "ours", mode), [])
+            ref_add, our_add = us("ref", mode), us("ours", mode)
             rows.append({"kind": kind, "mode": mode, "base_us": base, "floor_added_us": floor_add,
                          "ref_added_us": ref_add, "ours_added_us": our_add,
-                         "ours_iqr_us": iqr(ours_samples),
-                         "ref_iqr_us": iqr(added.get((kind, "ref", mode), [])),
-                         "samples": len(ours_samples),
+                         "ours_iqr_us": us("ours", mode, iqr), "ref_iqr_us": us("ref", mode, iqr),
+                         "samples": len(added.get((kind, "ours", mode), [])),
                          "spec_ref_added_us": SPEC_REFERENCE.get((kind, mode)),
-                         "ref_residual_us": med(kind, "ref", "residual"),
-                         "ours_residual_us": med(kind, "ours", "residual"),
+                         "ref_residual_us": us("ref", "residual"),
+                         "ours_residual_us": us("ours", "residual"),
                          "ref_finalize_s": window_stat(kind, "ref", mode, "finalize_s"),
                          "ours_finalize_s": window_stat(kind, "ours", mode, "finalize_s"),
                          "ref_file_bytes": window_stat(kind, "ref", mode, "file_bytes"),
@@ -211,9 +210,10 @@ def main():
         return "-" if v is None else f"{v:.{digits}f}"
 
     lines = [f"Overhead in one process: {args.reps} processes per profiler and kind, "
-             f"{args.rounds} windows per mode in each, N={args.n} launches per window; "
-             f"µs per launch added over the neighbouring unprofiled windows, medians "
-             f"[interquartile range]", "",
+             f"{args.rounds} windows per mode in each, N={args.n} launches per window. Each "
+             f"window's cost over the mean of the unprofiled windows beside it, as a fraction; "
+             f"medians [interquartile range] of those fractions, in µs per launch at the "
+             f"median unprofiled cost (base)", "",
              "| kind | mode | base µs | bare CUPTI floor | reference | ours | ours/ref | "
              "§7.4 ref | finalize ref/ours s | trace bytes ref/ours | target |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -228,12 +228,11 @@ def main():
                      f"{f(r['spec_ref_added_us'], 1)} | {f(r['ref_finalize_s'], 3)}/"
                      f"{f(r['ours_finalize_s'], 3)} | {sizes} | {r['verdict']} |")
     lines.append("")
-    for kind in kinds:
-        lines.append(f"{kind}: cost left after finalize (unprofiled windows after the first "
-                     f"profiled one minus the first): reference {f(med(kind, 'ref', 'residual'))} "
-                     f"µs, ours {f(med(kind, 'ours', 'residual'))} µs, floor "
-                     f"{f(med(kind, 'floor', 'residual'))} µs")
-    for who in ("ref", "ours", "floor"):
+    for r in rows[:1] + [r for a, r in zip(rows, rows[1:]) if r["kind"] != a["kind"]]:
+        lines.append(f"{r['kind']}: cost left after finalize (unprofiled windows after the first "
+                     f"profiled one against the first): reference {f(r['ref_residual_us'])} µs, "
+                     f"ours and floor {f(r['ours_residual_us'])} µs")
+    for who in ("ref", "ours"):
         lines.append(f"libcupti of {who}: {', '.join(cupti.get(who) or ['-'])}")
     text = "\n".join(lines)
     print(text)
