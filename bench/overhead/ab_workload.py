@@ -8,7 +8,8 @@ Triton kernel with launch_metadata). MODES is a comma list of proton, proton_pyt
 proton_hook, proton_trace. With FLOOR_LIB (cupti_floor.cc built as a library), windows of the
 bare-CUPTI floor, started and stopped through ctypes, take turns with the profiler's, so ours
 and the floor are compared inside one process (the reference's own libcupti is another copy,
-which is why the floor runs with ours).
+which is why the floor runs with ours). FLOOR_OURS=1 adds windows of the floor with every
+callback our backend enables (label floor_ours).
 
 Why in one process, in short windows: the unprofiled launch cost on the H200 machine differs
 between processes by up to 50% (12.6-19.3 µs per Triton launch), and within a process it
@@ -74,10 +75,11 @@ class Floor:
         self.path = lib
         self.lib = None
 
-    def start(self, _mode, _path):
+    def start(self, mode, _path):
         if self.lib is None:
             self.lib = ctypes.CDLL(self.path)
-        if self.lib.cupti_floor_start() != 0:
+        # floor_ours: the floor with every callback our backend enables, not just launches.
+        if self.lib.cupti_floor_start_with(int(mode == "floor_ours")) != 0:
             raise SystemExit("cupti_floor_start failed")
 
     def finalize(self):
@@ -104,8 +106,9 @@ def main():
     out = os.environ.get("OUT", "/tmp")
     profilers = dict.fromkeys(modes, Profiler())
     if len(sys.argv) > 5:  # the floor takes turns with our modes (it comes last in round 0)
-        modes.append("floor")
-        profilers["floor"] = Floor(sys.argv[5])
+        floors = ["floor", "floor_ours"] if os.environ.get("FLOOR_OURS") == "1" else ["floor"]
+        modes += floors
+        profilers.update(dict.fromkeys(floors, Floor(sys.argv[5])))
     x = torch.zeros(64, device="cuda")
     y = torch.empty_like(x)
     windows = [{"label": "warm", "us": timed_us(kind, n, x, y)},

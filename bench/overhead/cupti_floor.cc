@@ -44,6 +44,27 @@ constexpr CUpti_CallbackId kLaunches[] = {
     CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
 };
 
+// What our backend enables besides kernel launches (src/cupti/callback_ids.cc): graph launches,
+// stream capture begin/end, graph resource events. cupti_floor_start_with(1) enables them too,
+// to tell what CUPTI charges for that set from what our callback code costs.
+constexpr CUpti_CallbackId kOursDriverExtras[] = {
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
+    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
+    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
+};
+constexpr CUpti_CallbackId kOursResourceExtras[] = {
+    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,          CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
+    CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING,
+    CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,          CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING,
+};
+
 void AtExit() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   if (std::getenv("CUPTI_FLOOR_VERBOSE") != nullptr) {
@@ -55,7 +76,8 @@ void AtExit() {
 
 // Subscribes and enables; 0 on success. After cupti_floor_stop it may start again, as a
 // profiler's start() after finalize() does (ab_workload.py loads this with ctypes).
-extern "C" __attribute__((visibility("default"))) int cupti_floor_start() {
+// `ours_callbacks`: also enable the other callbacks our backend enables.
+extern "C" __attribute__((visibility("default"))) int cupti_floor_start_with(int ours_callbacks) {
   if (g_subscriber != nullptr) return 0;
   if (cuptiSubscribe(&g_subscriber, &EmptyCallback, nullptr) != CUPTI_SUCCESS) {
     std::fprintf(stderr, "[cupti_floor] cuptiSubscribe failed\n");
@@ -65,9 +87,21 @@ extern "C" __attribute__((visibility("default"))) int cupti_floor_start() {
   for (CUpti_CallbackId id : kLaunches) {
     cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   }
+  if (ours_callbacks != 0) {
+    for (CUpti_CallbackId id : kOursDriverExtras) {
+      cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+    }
+    for (CUpti_CallbackId id : kOursResourceExtras) {
+      cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
+    }
+  }
   cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   return 0;
+}
+
+extern "C" __attribute__((visibility("default"))) int cupti_floor_start() {
+  return cupti_floor_start_with(0);
 }
 
 // Detaches the way a profiler's finalize does: flush, disable, unsubscribe, cuptiFinalize.
@@ -76,6 +110,7 @@ extern "C" __attribute__((visibility("default"))) void cupti_floor_stop() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   cuptiActivityDisable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   cuptiEnableDomain(0, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API);
+  cuptiEnableDomain(0, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE);
   cuptiUnsubscribe(g_subscriber);
   g_subscriber = nullptr;
   cuptiFinalize();

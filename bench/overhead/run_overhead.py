@@ -135,6 +135,8 @@ def main():
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
     ap.add_argument("--no-floor", action="store_true")
+    ap.add_argument("--floor-ours", action="store_true",
+                    help="also time the floor with every callback our backend enables")
     ap.add_argument("--cpus", default="",
                     help="taskset CPU list for every run, e.g. 4-7 (default: unpinned)")
     args = ap.parse_args()
@@ -147,7 +149,8 @@ def main():
                                          os.path.join(build, "python"),
                                          os.environ.get("PYTHONPATH", "")) if p)
     ours_env = {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1",
-                "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap")}
+                "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap"),
+                "FLOOR_OURS": "1" if args.floor_ours else "0"}
     floor = None if args.no_floor else build_floor(args.out)
     kinds = args.kinds.split(",")
     # The floor takes turns with ours inside our processes (ab_workload.py says why).
@@ -181,6 +184,7 @@ def main():
         return median([w.get(key) for w in windows.get((kind, who), []) if w["label"] == label])
 
     rows = []
+    floor_notes = []
     for kind in kinds:
         # Fractions become µs at the kind's median unprofiled launch cost.
         base = median([w["us"] for who in ("ref", "ours")
@@ -191,6 +195,9 @@ def main():
             return None if value is None or base is None else value * base
 
         floor_add = us("ours", "floor")
+        if added.get((kind, "ours", "floor_ours")):
+            floor_notes.append(f"{kind}: floor with every callback ours enables "
+                               f"{us('ours', 'floor_ours'):.2f} µs, bare floor {floor_add:.2f} µs")
         for mode in modes_of(kind, args):
             ref_add, our_add = us("ref", mode), us("ours", mode)
             rows.append({"kind": kind, "mode": mode, "base_us": base, "floor_added_us": floor_add,
@@ -232,6 +239,7 @@ def main():
         lines.append(f"{r['kind']}: cost left after finalize (unprofiled windows after the first "
                      f"profiled one against the first): reference {f(r['ref_residual_us'])} µs, "
                      f"ours and floor {f(r['ours_residual_us'])} µs")
+    lines += floor_notes
     for who in ("ref", "ours"):
         lines.append(f"libcupti of {who}: {', '.join(cupti.get(who) or ['-'])}")
     text = "\n".join(lines)
