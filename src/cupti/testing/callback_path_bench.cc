@@ -2,13 +2,21 @@
 // cuLaunchKernel enter/exit callbacks into the real CuptiBackend and the real core (sessions,
 // correlation, tree or trace data), and records are delivered and applied at the flush. It
 // separates the backend's own cost (no-op sink) from the core's per-launch path, which is what
-// the §7.4 overhead budget is spent on. Usage: proton_callback_path_bench [launches]
+// the §7.4 overhead budget is spent on.
+//   Usage: proton_callback_path_bench [launches [bytes [only]]]
+// With `bytes`, every launch is followed by writing that many bytes of other memory (one
+// store per cache line), as the Python launch path between two launches does: our per-launch
+// state then has to come back from farther caches, which warm loops never show. `only` runs
+// one configuration: `none` (callbacks emitted, nobody subscribed), `backend` or a session
+// label; under `valgrind --tool=cachegrind` the difference of two such runs' cache misses is
+// what one layer costs per launch (bench/core/RESULTS.md).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend/registry.h"
 #include "cupti/cupti_backend.h"
@@ -44,6 +52,11 @@ double ThreadCpuNs() {
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
 double g_last_cpu_ns = 0;  // CPU ns per launch of the last LaunchLoopNs
+std::vector<char> g_pollution;  // written between launches (see the usage above)
+
+void Pollute() {
+  for (size_t i = 0; i < g_pollution.size(); i += 64) g_pollution[i] = static_cast<char>(i);
+}
 
 double LaunchLoopNs(uint32_t first_id, int n) {
   double cpu0 = ThreadCpuNs();
@@ -52,6 +65,7 @@ double LaunchLoopNs(uint32_t first_id, int n) {
     uint32_t id = first_id + static_cast<uint32_t>(i);
     fake::EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, kKernel);
     fake::EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, kKernel);
+    Pollute();
   }
   auto t1 = std::chrono::steady_clock::now();
   g_last_cpu_ns = (ThreadCpuNs() - cpu0) / n;
@@ -65,7 +79,12 @@ void QueueRecords(uint32_t first_id, int n) {
   }
 }
 
+std::string g_only = "all";  // the configuration to run (see the usage above)
+
+bool Wanted(const char* label) { return g_only == "all" || g_only == label; }
+
 void RunSession(const char* label, const char* context, const char* data, int scopes, int n) {
+  if (!Wanted(label)) return;
   fake::ResetFake();
   proton::StartOptions options;
   options.name = std::string("/tmp/proton_callback_bench_") + label;
@@ -95,6 +114,14 @@ void RunSession(const char* label, const char* context, const char* data, int sc
 
 int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 200000;
+  g_pollution.assign(argc > 2 ? static_cast<size_t>(std::atoll(argv[2])) : 0, 1);
+  if (argc > 3) g_only = argv[3];
+  {
+    double cpu0 = ThreadCpuNs();
+    for (int i = 0; i < n; ++i) Pollute();
+    std::printf("%-28s %8.1f ns/launch (CPU), included in every line below\n",
+                "writing the other memory", (ThreadCpuNs() - cpu0) / n);
+  }
   // Route the core's "cupti" backend to the real CuptiBackend over the fake tables.
   proton::RegisterBackend(proton::BackendRegistration{
       "cupti", [] { return true; },
@@ -102,7 +129,13 @@ int main(int argc, char** argv) {
         return std::unique_ptr<proton::Backend>(
             new CuptiBackend(fake::FakeDriverApi(), fake::FakeCuptiApi()));
       }});
-  {
+  if (Wanted("none")) {
+    fake::ResetFake();  // no subscriber: EmitLaunch finds no callback
+    LaunchLoopNs(1, 1000);
+    double wall = LaunchLoopNs(1001, n);
+    std::printf("%-28s %8.1f ns/launch (%6.1f CPU)\n", "nobody subscribed", wall, g_last_cpu_ns);
+  }
+  if (Wanted("backend")) {
     fake::ResetFake();
     NullSink sink;
     CuptiBackend backend(fake::FakeDriverApi(), fake::FakeCuptiApi());
