@@ -219,6 +219,28 @@ TEST_F(ContextTest, PythonContextUsesProviderFrames) {
   EXPECT_EQ(Count(doc, {"/w/workload.py:51@<module>", "/w/workload.py:43@main", "add_kernel"}), 1);
 }
 
+// The launch cache keys on a fingerprint of the name (length, head, middle, tail): names
+// alike in all of those, and one kernel with and without a state, must stay apart.
+TEST_F(ContextTest, LaunchCacheTellsAlikeNamesAndStatesApart) {
+  int id = StartFake();
+  //                   head (0-7)  |    | middle (16-23) |     | tail (32-39)
+  const char* a = "kernel_0_A______________________________";
+  const char* b = "kernel_0_B______________________________";
+  ASSERT_EQ(std::string_view(a).size(), std::string_view(b).size());
+  for (int i = 0; i < 3; ++i) {
+    LaunchNow(a);
+    LaunchNow(b);
+    LaunchNow(b);
+    EnterState("phase");
+    LaunchNow(a);
+    ExitState();
+  }
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {a}), 3);
+  EXPECT_EQ(Count(doc, {b}), 6);
+  EXPECT_EQ(Count(doc, {"phase", a}), 3);
+}
+
 // Frames for SwitchingFrames: one address per text (python_frames.h), as the real provider.
 const std::string_view kModule = "/w/a.py:1@<module>";
 const std::string_view kTrain = "/w/a.py:5@train";
