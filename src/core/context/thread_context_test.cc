@@ -219,8 +219,8 @@ TEST_F(ContextTest, PythonContextUsesProviderFrames) {
   EXPECT_EQ(Count(doc, {"/w/workload.py:51@<module>", "/w/workload.py:43@main", "add_kernel"}), 1);
 }
 
-// The launch cache keys on a fingerprint of the name (length, head, middle, tail): names
-// alike in all of those, and one kernel with and without a state, must stay apart.
+// The launch cache must tell apart names alike in length, head, middle and tail (all that a
+// cheap fingerprint of the name would look at), and one kernel with and without a state.
 TEST_F(ContextTest, LaunchCacheTellsAlikeNamesAndStatesApart) {
   int id = StartFake();
   //                   head (0-7)  |    | middle (16-23) |     | tail (32-39)
