@@ -3,13 +3,17 @@
 // subscribes with an empty callback for the same driver launch ids our backend enables, and
 // enables only CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL with 64 MiB buffers whose records are
 // walked and counted. Nothing is attributed or written.
-// Built by bench/overhead/run_overhead.py:
-//   g++ -O2 -std=c++17 -shared -fPIC cupti_floor.cc -I<cuda>/include -L<cupti dir> -lcupti
+// Built by bench/overhead/run_overhead.py, with the id lists of src/cupti/callback_ids.cc:
+//   g++ -O2 -std=c++20 -shared -fPIC cupti_floor.cc src/cupti/callback_ids.cc -Isrc
+//       -I<cuda>/include -L<cupti dir> -lcupti
 #include <cupti.h>
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <span>
+
+#include "cupti/callback_ids.h"  // the very id lists our backend enables
 
 namespace {
 
@@ -31,40 +35,6 @@ void CUPTIAPI BufferCompleted(CUcontext, uint32_t, uint8_t* buffer, size_t, size
   std::free(buffer);
 }
 
-constexpr CUpti_CallbackId kLaunches[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGrid,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchGridAsync,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernelMultiDevice,
-};
-
-// What our backend enables besides kernel launches (src/cupti/callback_ids.cc): graph launches,
-// stream capture begin/end, graph resource events. cupti_floor_start_with(1) enables them too,
-// to tell what CUPTI charges for that set from what our callback code costs.
-constexpr CUpti_CallbackId kOursDriverExtras[] = {
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch,
-    CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
-    CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
-};
-constexpr CUpti_CallbackId kOursResourceExtras[] = {
-    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,          CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
-    CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING,
-    CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,          CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING,
-};
-
 void AtExit() {
   cuptiActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
   if (std::getenv("CUPTI_FLOOR_VERBOSE") != nullptr) {
@@ -84,16 +54,16 @@ extern "C" __attribute__((visibility("default"))) int cupti_floor_start_with(int
     g_subscriber = nullptr;
     return 1;
   }
-  for (CUpti_CallbackId id : kLaunches) {
-    cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-  }
-  if (ours_callbacks != 0) {
-    for (CUpti_CallbackId id : kOursDriverExtras) {
-      cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
-    }
-    for (CUpti_CallbackId id : kOursResourceExtras) {
-      cuptiEnableCallback(1, g_subscriber, CUPTI_CB_DOMAIN_RESOURCE, id);
-    }
+  auto enable = [](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) {
+    for (CUpti_CallbackId id : ids) cuptiEnableCallback(1, g_subscriber, domain, id);
+  };
+  namespace ours = proton::cupti;
+  enable(CUPTI_CB_DOMAIN_DRIVER_API, ours::KernelLaunchIds());
+  if (ours_callbacks != 0) {  // everything else our backend enables (NVTX aside)
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, ours::GraphLaunchIds());
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, ours::CaptureBeginIds());
+    enable(CUPTI_CB_DOMAIN_DRIVER_API, ours::CaptureEndIds());
+    enable(CUPTI_CB_DOMAIN_RESOURCE, ours::GraphResourceIds());
   }
   cuptiActivityRegisterCallbacks(&BufferRequested, &BufferCompleted);
   cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);

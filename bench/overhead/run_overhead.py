@@ -42,9 +42,10 @@ def build_floor(out_dir):
         print("floor: no CUPTI headers/library found; floor skipped", file=sys.stderr)
         return None
     lib = os.path.join(out_dir, "libcupti_floor.so")
-    cmd = ["g++", "-O2", "-std=c++17", "-shared", "-fPIC",
-           os.path.join(ROOT, "bench", "overhead", "cupti_floor.cc"), f"-I{include}",
-           f"-L{libdir}", "-lcupti", f"-Wl,-rpath,{libdir}", "-o", lib]
+    cmd = ["g++", "-O2", "-std=c++20", "-shared", "-fPIC",
+           os.path.join(ROOT, "bench", "overhead", "cupti_floor.cc"),
+           os.path.join(ROOT, "src", "cupti", "callback_ids.cc"), f"-I{os.path.join(ROOT, 'src')}",
+           f"-I{include}", f"-L{libdir}", "-lcupti", f"-Wl,-rpath,{libdir}", "-o", lib]
     if subprocess.run(cmd).returncode != 0:
         print("floor: build failed; floor skipped", file=sys.stderr)
         return None
