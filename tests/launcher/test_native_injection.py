@@ -28,6 +28,16 @@ def fake_gpu_env():
     return env
 
 
+def profile_with_fake_gpu(work, name, source):
+    """Runs `source` as <name>.py under the launcher with the fake GPU driver; returns the
+    result and the sorted names of ROOT's children in <name>.hatchet."""
+    write(work, f"{name}.py", source)
+    result = run(["-n", name, f"{name}.py"], work, env=fake_gpu_env())
+    assert result.returncode == 0, result.stderr
+    root = load(os.path.join(work, f"{name}.hatchet"))[0]
+    return result, sorted(c["frame"]["name"] for c in root["children"])
+
+
 def test_native_root_with_python_context(work):
     result = run(["-n", "nat", "-c", "python", FAKE_APP], work, env=fake_env())
     assert result.returncode == 0, result.stderr
@@ -48,7 +58,7 @@ def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
     # at start-up costs ~250 ms even for a script that never uses the GPU. The backend must
     # attach at the script's own cuInit (CUDA injection), and scopes on both sides of it land
     # in the one profile the root writes.
-    write(work, "late.py", """
+    result, children = profile_with_fake_gpu(work, "late", """
         import ctypes, sys
         import proton
         with proton.scope('before_cuda'):
@@ -58,38 +68,30 @@ def test_python_root_attaches_the_backend_at_its_first_cuda_call(work):
         with proton.scope('after_cuda'):
             pass
     """)
-    env = fake_gpu_env()
-    result = run(["-n", "late", "late.py"], work, env=env)
-    assert result.returncode == 0, result.stderr
     stderr = result.stderr
     assert "[fakecupti] subscribe" in stderr, stderr
     assert stderr.index("calling cuInit") < stderr.index("[fakecupti] subscribe"), stderr
     assert stderr.count("[fakecupti] subscribe") == 1, stderr
     assert "did not load proton's injection" not in stderr, stderr
-    root = load(os.path.join(work, "late.hatchet"))[0]
-    assert sorted(c["frame"]["name"] for c in root["children"]) == ["after_cuda", "before_cuda"]
+    assert children == ["after_cuda", "before_cuda"]
     assert hatchets(work) == ["late.hatchet"]
 
 
 def test_python_root_that_never_uses_cuda_writes_without_a_backend(work):
-    write(work, "idle.py", """
+    result, children = profile_with_fake_gpu(work, "idle", """
         import proton
         with proton.scope('cpu_only'):
             pass
     """)
-    env = fake_gpu_env()
-    result = run(["-n", "idle", "idle.py"], work, env=env)
-    assert result.returncode == 0, result.stderr
     assert "[fakecupti]" not in result.stderr and "[fakecuda]" not in result.stderr, result.stderr
-    root = load(os.path.join(work, "idle.hatchet"))[0]
-    assert [c["frame"]["name"] for c in root["children"]] == ["cpu_only"]
+    assert children == ["cpu_only"]
 
 
 def test_python_root_warns_when_the_driver_skipped_the_injection(work):
     # The script unsets CUDA_INJECTION64_PATH before its first CUDA call, so the driver never
     # runs our injection and no kernel can be recorded: the root says so instead of writing
     # a silently empty profile.
-    write(work, "skip.py", """
+    result, children = profile_with_fake_gpu(work, "skip", """
         import ctypes, os
         import proton
         del os.environ['CUDA_INJECTION64_PATH']
@@ -97,10 +99,6 @@ def test_python_root_warns_when_the_driver_skipped_the_injection(work):
         with proton.scope('after_cuda'):
             pass
     """)
-    env = fake_gpu_env()
-    result = run(["-n", "skip", "skip.py"], work, env=env)
-    assert result.returncode == 0, result.stderr
     assert result.stderr.count("did not load proton's injection") == 1, result.stderr
     assert "[fakecupti] subscribe" not in result.stderr
-    root = load(os.path.join(work, "skip.hatchet"))[0]
-    assert [c["frame"]["name"] for c in root["children"]] == ["after_cuda"]
+    assert children == ["after_cuda"]
