@@ -142,6 +142,11 @@ def main():
                     help="taskset CPU list for every run, e.g. 4-7 (default: unpinned)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
+    if not os.path.isdir(os.path.join(build, "python", "proton")):
+        # Without it every process of ours would quietly fall back to Triton's profiler and
+        # be rejected only after it ran.
+        sys.exit(f"run_overhead.py: {build}/python/proton not found: build the project first "
+                 f"(cmake --build {args.build})")
     ref_out, our_out = os.path.join(args.out, "ref"), os.path.join(args.out, "ours")
     os.makedirs(ref_out, exist_ok=True)
     os.makedirs(our_out, exist_ok=True)
