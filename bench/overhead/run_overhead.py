@@ -135,6 +135,8 @@ def main():
     ap.add_argument("--kinds", default="torch,triton")
     ap.add_argument("--modes", default="", help="comma list to restrict the modes")
     ap.add_argument("--out", default="/tmp/proton-overhead")
+    ap.add_argument("--who", default="ref,ours",
+                    help="profilers to run: ref, ours or both (ours alone still gets the floor)")
     ap.add_argument("--no-floor", action="store_true")
     ap.add_argument("--floor-ours", action="store_true",
                     help="also time the floor with every callback our backend enables")
@@ -160,7 +162,11 @@ def main():
     floor = None if args.no_floor else build_floor(args.out)
     kinds = args.kinds.split(",")
     # The floor takes turns with ours inside our processes (ab_workload.py says why).
-    profilers = [("ref", {}, ref_out, None), ("ours", ours_env, our_out, floor)]
+    who_wanted = set(args.who.split(","))
+    profilers = [p for p in [("ref", {}, ref_out, None), ("ours", ours_env, our_out, floor)]
+                 if p[0] in who_wanted]
+    if not profilers or who_wanted - {"ref", "ours"}:
+        sys.exit(f"run_overhead.py: --who takes ref, ours or ref,ours, not {args.who!r}")
 
     added = {}     # (kind, who, label) -> [fractions of the neighbouring unprofiled cost]
     windows = {}   # (kind, who) -> [window dicts of every process]
