@@ -137,6 +137,9 @@ def main():
     ap.add_argument("--out", default="/tmp/proton-overhead")
     ap.add_argument("--who", default="ref,ours",
                     help="profilers to run: ref, ours or both (ours alone still gets the floor)")
+    ap.add_argument("--build-b", default="",
+                    help="another build of ours (e.g. the previous commit), run as ours_b in "
+                         "processes of its own, interleaved with the others")
     ap.add_argument("--no-floor", action="store_true")
     ap.add_argument("--floor-ours", action="store_true",
                     help="also time the floor with every callback our backend enables")
@@ -149,24 +152,31 @@ def main():
         # be rejected only after it ran.
         sys.exit(f"run_overhead.py: {build}/python/proton not found: build the project first "
                  f"(cmake --build {args.build})")
-    ref_out, our_out = os.path.join(args.out, "ref"), os.path.join(args.out, "ours")
-    os.makedirs(ref_out, exist_ok=True)
-    os.makedirs(our_out, exist_ok=True)
-    # tests/gpu/api_shim installs our triton.profiler alias and reports which module ran.
-    pypath = os.pathsep.join(p for p in (os.path.join(ROOT, "tests", "gpu", "api_shim"),
-                                         os.path.join(build, "python"),
-                                         os.environ.get("PYTHONPATH", "")) if p)
-    ours_env = {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1",
-                "PROTON_BOOTSTRAP_DIR": os.path.join(build, "python", "proton_bootstrap"),
+    build_b = os.path.abspath(args.build_b) if args.build_b else None
+    if build_b and not os.path.isdir(os.path.join(build_b, "python", "proton")):
+        sys.exit(f"run_overhead.py: {build_b}/python/proton not found: build it first")
+    ref_out, our_out, b_out = (os.path.join(args.out, w) for w in ("ref", "ours", "ours_b"))
+    for d in (ref_out, our_out, b_out):
+        os.makedirs(d, exist_ok=True)
+
+    def env_of(build_dir):
+        # tests/gpu/api_shim installs our triton.profiler alias and reports which module ran.
+        pypath = os.pathsep.join(p for p in (os.path.join(ROOT, "tests", "gpu", "api_shim"),
+                                             os.path.join(build_dir, "python"),
+                                             os.environ.get("PYTHONPATH", "")) if p)
+        return {"PYTHONPATH": pypath, "PROTON_ALIAS_TRITON_PROFILER": "1",
+                "PROTON_BOOTSTRAP_DIR": os.path.join(build_dir, "python", "proton_bootstrap"),
                 "FLOOR_OURS": "1" if args.floor_ours else "0"}
     floor = None if args.no_floor else build_floor(args.out)
     kinds = args.kinds.split(",")
     # The floor takes turns with ours inside our processes (ab_workload.py says why).
     who_wanted = set(args.who.split(","))
-    profilers = [p for p in [("ref", {}, ref_out, None), ("ours", ours_env, our_out, floor)]
+    profilers = [p for p in [("ref", {}, ref_out, None), ("ours", env_of(build), our_out, floor)]
                  if p[0] in who_wanted]
     if not profilers or who_wanted - {"ref", "ours"}:
         sys.exit(f"run_overhead.py: --who takes ref, ours or ref,ours, not {args.who!r}")
+    if build_b:  # another build of ours, in processes of its own between the others
+        profilers.append(("ours_b", env_of(build_b), b_out, None))
 
     added = {}     # (kind, who, label) -> [fractions of the neighbouring unprofiled cost]
     windows = {}   # (kind, who) -> [window dicts of every process]
@@ -252,6 +262,15 @@ def main():
                      f"profiled one against the first): reference {f(r['ref_residual_us'])} µs, "
                      f"ours and floor {f(r['ours_residual_us'])} µs")
     lines += floor_notes
+    for kind in kinds:
+        for mode in modes_of(kind, args) if build_b else []:
+            # At the table's base, so that it compares with the ours and floor columns.
+            base = next((r["base_us"] for r in rows if r["kind"] == kind), None)
+            values = added.get((kind, "ours_b", mode), [])
+            if values and base:
+                spread = iqr(values)
+                lines.append(f"{kind} {mode}: ours_b ({args.build_b}) {median(values) * base:.2f} "
+                             f"[{f(spread * base if spread is not None else None)}] µs")
     for who in ("ref", "ours"):
         lines.append(f"libcupti of {who}: {', '.join(cupti.get(who) or ['-'])}")
     text = "\n".join(lines)
