@@ -17,7 +17,4 @@ void SetBufferOwner(CuptiBackend* backend);
 // After this, every entry point above returns at once (process exit: CuptiBackend::Stop).
 void DetachCallbacks();
 
-// Thread-local capture state, exposed for Stop (which forgets contexts seen by all threads).
-void BumpContextGeneration();
-
 }  // namespace proton::cupti

@@ -137,11 +137,11 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   if (nvtx_enabled_ && std::getenv("NVTX_INJECTION64_PATH") == nullptr && !cupti_->path.empty()) {
     setenv("NVTX_INJECTION64_PATH", cupti_->path.c_str(), 0);
   }
-  sink_.store(sink, std::memory_order_release);
+  hot_.sink.store(sink, std::memory_order_release);
   CUptiResult result = cupti_->subscribe(&subscriber_, &CallbackTrampoline, this);
   if (result != CUPTI_SUCCESS) {
     subscriber_ = nullptr;
-    sink_.store(nullptr, std::memory_order_release);
+    hot_.sink.store(nullptr, std::memory_order_release);
     if (CliMode()) {
       std::fprintf(stderr, "%s\n", StepAsideWarning(cupti_, result, getpid()).c_str());
     }
@@ -172,7 +172,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     cupti_->unsubscribe(subscriber_);
     subscriber_ = nullptr;
     SetBufferOwner(nullptr);
-    sink_.store(nullptr, std::memory_order_release);
+    hot_.sink.store(nullptr, std::memory_order_release);
     return step_aside(status);
   }
   max_submitted_.store(0, std::memory_order_release);
@@ -186,7 +186,10 @@ void CuptiBackend::SynchronizeContexts() {
   std::vector<CUcontext> contexts;
   {
     std::lock_guard<std::mutex> lock(contexts_mutex_);
-    contexts = contexts_;
+    for (const auto& slot : hot_.contexts) {
+      if (CUcontext known = slot.load(std::memory_order_relaxed)) contexts.push_back(known);
+    }
+    contexts.insert(contexts.end(), more_contexts_.begin(), more_contexts_.end());
   }
   if (driver_ == nullptr) return;
   ScopedCallbackGuard guard;
@@ -231,20 +234,20 @@ void CuptiBackend::Stop() {
   // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
   // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it.
   cupti_->activity_disable(activity_kind_);
-  ReleaseOrigins(sink_.load(std::memory_order_acquire), graphs_.Clear());
+  ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.Clear());
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
   {
     std::lock_guard<std::mutex> lock(contexts_mutex_);
-    contexts_.clear();
+    for (auto& slot : hot_.contexts) slot.store(nullptr, std::memory_order_release);
+    more_contexts_.clear();
   }
-  BumpContextGeneration();
   DisableCallbacks();
   cupti_->unsubscribe(subscriber_);
   subscriber_ = nullptr;
   cupti_->finalize();
   SetBufferOwner(nullptr);
-  sink_.store(nullptr, std::memory_order_release);
+  hot_.sink.store(nullptr, std::memory_order_release);
 }
 
 void CuptiBackend::DetachAtExit() {
@@ -256,7 +259,7 @@ void CuptiBackend::DetachAtExit() {
   // Finalize did is all: callbacks become no-ops, and the buffers CUPTI may still hold stay
   // allocated (the pool is leaked, as is this object: see register_cupti.cc).
   DetachCallbacks();
-  sink_.store(nullptr, std::memory_order_release);
+  hot_.sink.store(nullptr, std::memory_order_release);
   SetBufferOwner(nullptr);
   g_pool_kept_at_exit.store(buffers_.release(), std::memory_order_release);
 }
@@ -298,7 +301,7 @@ void CuptiBackend::OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max
 
 void CuptiBackend::OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                      size_t valid_size) {
-  BackendSink* sink = sink_.load(std::memory_order_acquire);
+  BackendSink* sink = hot_.sink.load(std::memory_order_acquire);
   try {
     if (sink != nullptr && cupti_ != nullptr) {
       BufferStats stats = DecodeActivityBuffer(*cupti_, buffer, valid_size, &graphs_, sink);

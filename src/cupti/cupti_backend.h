@@ -62,7 +62,7 @@ class CuptiBackend final : public Backend {
   Status EnableCallbacks(bool nvtx);
   void DisableCallbacks();
   void DetachAtExit();
-  // Handlers get the sink loaded once by OnCallback: Stop may clear sink_ while a callback of
+  // Handlers get the sink loaded once by OnCallback: Stop may clear the sink while a callback of
   // another thread is in flight, and the sink (owned by the core) outlives the backend.
   void HandleDriverCall(BackendSink* sink, CUpti_CallbackId id, const CUpti_CallbackData* data);
   void HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data);
@@ -75,21 +75,31 @@ class CuptiBackend final : public Backend {
   void ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins);
   int ComputeMajorOfDevice0() const;
 
+  // Read by every launch callback, written only at Start, Stop and a context's first launch:
+  // one cache line (each line a launch touches is a miss once the application evicted it).
+  static constexpr size_t kInlineContexts = 7;
+  struct alignas(64) HotState {
+    std::atomic<BackendSink*> sink{nullptr};
+    // Contexts that had launches, synchronized at flush; filled in order, null-terminated.
+    std::atomic<CUcontext> contexts[kInlineContexts] = {};
+  };
+  HotState hot_;
+  // Written by every launch: a line of its own, so that other launching threads' reads of
+  // hot_ do not bounce with it.
+  alignas(64) std::atomic<uint64_t> max_submitted_{0};
   const DriverApi* driver_;
   const CuptiApi* cupti_;
-  std::atomic<BackendSink*> sink_{nullptr};
   CUpti_SubscriberHandle subscriber_ = nullptr;
   CUpti_ActivityKind activity_kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
   bool nvtx_enabled_ = false;
   std::atomic<bool> started_{false};
   std::unique_ptr<BufferPool> buffers_;
   GraphTracker graphs_;
-  std::atomic<uint64_t> max_submitted_{0};
   std::atomic<uint64_t> max_completed_{0};
   std::atomic<bool> warned_flush_{false};
   int last_flush_polls_ = 0;
-  std::mutex contexts_mutex_;
-  std::vector<CUcontext> contexts_;  // guarded by contexts_mutex_: contexts that had launches
+  std::mutex contexts_mutex_;  // taken to add a context, and to read all of them
+  std::vector<CUcontext> more_contexts_;  // guarded by contexts_mutex_: beyond hot_.contexts
 };
 
 // Makes the calling thread's CUDA calls invisible to the backend's launch callbacks (the

@@ -17,16 +17,33 @@ struct NvtxRangePushAParams {
 };
 
 std::atomic<CuptiBackend*> g_buffer_owner{nullptr};
-std::atomic<bool> g_detached{false};  // set once at process exit, checked first by every entry
-std::atomic<uint64_t> g_context_generation{1};
+
+// What every callback reads first, in one cache line of its own: between two launches the
+// application evicts our state, and each line a launch touches costs a cache miss (the shadow
+// overhead of §7.4 is mostly those, bench/core/RESULTS.md). The counters make the
+// thread-local state below needed only while some thread is inside a guard or a capture, so
+// the common launch reads no thread-local at all (in a shared library every thread-local
+// access is a __tls_get_addr call through the DTV: more lines).
+struct alignas(64) CallbackGate {
+  std::atomic<bool> detached{false};  // set once at process exit, checked first by every entry
+  std::atomic<int> guarded_threads{0};    // threads with t_guard_depth > 0
+  std::atomic<int> capturing_threads{0};  // threads with t_capture_depth > 0
+};
+CallbackGate g_gate;
 
 // Per-thread state. Plain types only, so access needs no TLS initialisation guard.
 thread_local int t_guard_depth = 0;          // > 0: our own CUDA calls (recursion guard)
 thread_local int t_capture_depth = 0;        // > 0: the thread is capturing a stream
 thread_local bool t_in_captured_launch = false;
 thread_local const char* t_captured_launch_name = nullptr;
-thread_local CUcontext t_last_context = nullptr;
-thread_local uint64_t t_context_generation = 0;
+
+bool Guarded() {
+  return g_gate.guarded_threads.load(std::memory_order_acquire) > 0 && t_guard_depth > 0;
+}
+
+bool Capturing() {
+  return g_gate.capturing_threads.load(std::memory_order_acquire) > 0 && t_capture_depth > 0;
+}
 
 bool ReturnedSuccess(const CUpti_CallbackData* data) {
   return data->functionReturnValue == nullptr ||
@@ -35,27 +52,31 @@ bool ReturnedSuccess(const CUpti_CallbackData* data) {
 
 }  // namespace
 
-ScopedCallbackGuard::ScopedCallbackGuard() { ++t_guard_depth; }
-ScopedCallbackGuard::~ScopedCallbackGuard() { --t_guard_depth; }
+ScopedCallbackGuard::ScopedCallbackGuard() {
+  if (t_guard_depth++ == 0) g_gate.guarded_threads.fetch_add(1, std::memory_order_acq_rel);
+}
+ScopedCallbackGuard::~ScopedCallbackGuard() {
+  if (--t_guard_depth == 0) g_gate.guarded_threads.fetch_sub(1, std::memory_order_acq_rel);
+}
 bool ScopedCallbackGuard::Active() { return t_guard_depth > 0; }
 
 void SetBufferOwner(CuptiBackend* backend) {
   g_buffer_owner.store(backend, std::memory_order_release);
 }
 
-void DetachCallbacks() { g_detached.store(true, std::memory_order_release); }
-
-void BumpContextGeneration() { g_context_generation.fetch_add(1, std::memory_order_acq_rel); }
+void DetachCallbacks() { g_gate.detached.store(true, std::memory_order_release); }
 
 void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId id, const void* data) {
-  if (g_detached.load(std::memory_order_acquire) || userdata == nullptr || data == nullptr) return;
+  if (g_gate.detached.load(std::memory_order_acquire) || userdata == nullptr || data == nullptr) {
+    return;
+  }
   static_cast<CuptiBackend*>(userdata)->OnCallback(domain, id, data);
 }
 
 void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* max_records) {
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
-  if (owner == nullptr || g_detached.load(std::memory_order_acquire)) {
+  if (owner == nullptr || g_gate.detached.load(std::memory_order_acquire)) {
     *buffer = nullptr;
     *size = 0;
     *max_records = 0;
@@ -66,15 +87,15 @@ void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* 
 
 void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                         size_t /*size*/, size_t valid_size) {
-  if (g_detached.load(std::memory_order_acquire)) return;  // the buffer stays allocated
+  if (g_gate.detached.load(std::memory_order_acquire)) return;  // the buffer stays allocated
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
   if (owner != nullptr) owner->OnBufferCompleted(context, stream_id, buffer, valid_size);
 }
 
 void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
                               const void* data) {
-  if (t_guard_depth > 0) return;
-  BackendSink* sink = sink_.load(std::memory_order_acquire);
+  if (Guarded()) return;
+  BackendSink* sink = hot_.sink.load(std::memory_order_acquire);
   if (sink == nullptr) return;
   try {
     switch (domain) {
@@ -105,10 +126,16 @@ void CuptiBackend::HandleDriverCall(BackendSink* sink, CUpti_CallbackId id,
       HandleGraphLaunch(sink, data);
       break;
     case DriverCallKind::kCaptureBegin:
-      if (data->callbackSite == CUPTI_API_EXIT && ReturnedSuccess(data)) ++t_capture_depth;
+      if (data->callbackSite == CUPTI_API_EXIT && ReturnedSuccess(data) &&
+          t_capture_depth++ == 0) {
+        g_gate.capturing_threads.fetch_add(1, std::memory_order_acq_rel);
+      }
       break;
     case DriverCallKind::kCaptureEnd:
-      if (data->callbackSite == CUPTI_API_EXIT && t_capture_depth > 0) --t_capture_depth;
+      if (data->callbackSite == CUPTI_API_EXIT && t_capture_depth > 0 &&
+          --t_capture_depth == 0) {
+        g_gate.capturing_threads.fetch_sub(1, std::memory_order_acq_rel);
+      }
       break;
     case DriverCallKind::kOther:
       break;
@@ -116,7 +143,7 @@ void CuptiBackend::HandleDriverCall(BackendSink* sink, CUpti_CallbackId id,
 }
 
 void CuptiBackend::HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data) {
-  if (t_capture_depth > 0) {
+  if (Capturing()) {
     // Captured, not executed: no activity record will come, so no correlation state (§3.8).
     // Remember the kernel so that GRAPHNODE_CREATED inside this call can name it.
     if (data->callbackSite == CUPTI_API_ENTER) {
@@ -139,7 +166,7 @@ void CuptiBackend::HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackDat
 }
 
 void CuptiBackend::HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data) {
-  if (t_capture_depth > 0) return;  // a child graph launched into a capture
+  if (Capturing()) return;  // a child graph launched into a capture
   if (data->callbackSite == CUPTI_API_EXIT) {
     sink->OnLaunchExit(data->correlationId);
     if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
@@ -217,16 +244,26 @@ void CuptiBackend::HandleNvtx(BackendSink* sink, CUpti_CallbackId id,
 }
 
 void CuptiBackend::NoteContext(CUcontext context) {
-  uint64_t generation = g_context_generation.load(std::memory_order_relaxed);
-  if (context == t_last_context && generation == t_context_generation) return;
-  t_last_context = context;
-  t_context_generation = generation;
   if (context == nullptr) return;
+  // Lock-free while the context is among the first kInlineContexts (one GPU per context).
+  for (const auto& slot : hot_.contexts) {
+    CUcontext known = slot.load(std::memory_order_acquire);
+    if (known == context) return;
+    if (known == nullptr) break;
+  }
   std::lock_guard<std::mutex> lock(contexts_mutex_);
-  for (CUcontext known : contexts_) {
+  for (auto& slot : hot_.contexts) {
+    CUcontext known = slot.load(std::memory_order_relaxed);
+    if (known == context) return;
+    if (known == nullptr) {
+      slot.store(context, std::memory_order_release);
+      return;
+    }
+  }
+  for (CUcontext known : more_contexts_) {
     if (known == context) return;
   }
-  contexts_.push_back(context);
+  more_contexts_.push_back(context);
 }
 
 void CuptiBackend::NoteSubmitted(uint64_t correlation_id) {
