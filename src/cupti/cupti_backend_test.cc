@@ -53,7 +53,6 @@ class MockSink : public BackendSink {
   }
   void OnNvtxPush(std::string_view m) override { events.push_back("push " + std::string(m)); }
   void OnNvtxPop() override { events.push_back("pop"); }
-  bool RecordsPending() override { return false; }
   void OnGraphNodeCaptured(uint64_t key, std::string_view name) override {
     events.push_back("captured " + std::to_string(key) + " " + std::string(name));
   }

@@ -24,7 +24,6 @@ class CollectingSink : public BackendSink {
   void OnRecordsLost(RecordLoss, uint64_t) override {}
   void OnNvtxPush(std::string_view) override {}
   void OnNvtxPop() override {}
-  bool RecordsPending() override { return false; }
   std::vector<std::string> names;
   std::vector<uint64_t> ids;
   std::vector<uint64_t> graph_nodes;

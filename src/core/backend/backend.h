@@ -61,9 +61,6 @@ class BackendSink {
   // Application thread: NVTX push/pop ranges become scopes on that thread.
   virtual void OnNvtxPush(std::string_view message) = 0;
   virtual void OnNvtxPop() = 0;
-  // Flush loop (§5.6): true while the highest correlation id seen at OnLaunchExit is above the
-  // highest one reported by OnBufferCompleted (maxCompleted < maxSubmitted). Any thread.
-  virtual bool RecordsPending() = 0;
   // CUDA graphs (§5.10). Application thread, inside a kernel launch made while the thread
   // captures a stream (no OnLaunchEnter is sent for such launches): a kernel node was created.
   // The core records the capture path (current context path plus `kernel_name`, or the open

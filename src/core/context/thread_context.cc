@@ -38,19 +38,29 @@ struct ChildCache {
 // the same path and state reuse it without hashing the name or locking the data.
 struct LaunchCache {
   NodeRef parent;
-  std::string state;
-  std::string name;
   NodeRef node;
+  std::string name;
+  std::string state;  // its pointer and size in the entry's first 64 bytes, with the rest
 };
 constexpr size_t kLaunchCacheSize = 8;
 
-struct Stack {
-  std::shared_ptr<Session> session;
+// Laid out for the launch path, which reads the first line and a launch cache entry: between
+// two launches the application evicts our state, so each line touched is a cache miss.
+struct alignas(64) Stack {
+  // Copies of the session's facts, valid while g_hot.session_epoch is unchanged (Refresh renews
+  // them): the launch path reads these instead of the Session and Data objects.
+  Data* data = nullptr;
+  int session_id = -1;
+  uint32_t generation = 0;  // the data's
+  ContextKind context = ContextKind::kShadow;
+  bool active = false;
+  bool is_main = false;
   std::vector<Frame> frames;
+  size_t next_launch = 0;  // round-robin replacement in `launches`
+  alignas(64) std::array<LaunchCache, kLaunchCacheSize> launches{};
+  std::shared_ptr<Session> session;
   NodeRef base;  // shadow: parent of frames[0]
   std::vector<ChildCache> cache;  // by depth
-  std::array<LaunchCache, kLaunchCacheSize> launches{};
-  size_t next_launch = 0;  // round-robin replacement
   // python: the frames of the last capture (compared by address: the provider's views are
   // stable, python_frames.h) and the node each resolved to, so that a capture descends the
   // tree, hashing names under its lock, only below the first frame that changed.
@@ -64,12 +74,13 @@ struct OpTarget {
   NodeRef node;
 };
 
-struct ThreadState {
-  uint64_t token = ThreadToken();
+// What a launch reads comes first, in one cache line (state's pointer and size included).
+struct alignas(64) ThreadState {
   uint64_t epoch = 0;
   std::vector<Stack> stacks;
-  std::string state;
   bool op_open = false;
+  std::string state;
+  uint64_t token = ThreadToken();
   uint64_t op_id = 0;
   std::vector<OpTarget> op_targets;
   std::vector<std::pair<uint64_t, std::string>> nvtx;  // scope ids of open NVTX ranges
@@ -82,12 +93,13 @@ ThreadState& State() {
   return state;
 }
 
-// Brings the thread's stacks in line with the current session list.
+bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
+
+// Brings the thread's stacks in line with the current session list and the sessions' state.
 void Refresh(ThreadState& t) {
-  SessionManager& manager = SessionManager::Get();
-  if (manager.epoch() == t.epoch) return;
+  if (g_hot.session_epoch.load(std::memory_order_acquire) == t.epoch) return;
   uint64_t epoch = 0;
-  std::shared_ptr<const SessionList> sessions = manager.Snapshot(&epoch);
+  std::shared_ptr<const SessionList> sessions = SessionManager::Get().Snapshot(&epoch);
   std::vector<Stack> stacks;
   stacks.reserve(sessions->size());
   for (const auto& session : *sessions) {
@@ -103,6 +115,14 @@ void Refresh(ThreadState& t) {
       fresh.base = session->data->Root();
       stacks.push_back(std::move(fresh));
     }
+    Stack& stack = stacks.back();
+    stack.data = session->data.get();
+    stack.session_id = session->id;
+    stack.context = session->context;
+    stack.is_main = IsMain(t, *session);
+    // Read after the epoch (Snapshot): a later change bumps the epoch again.
+    stack.active = session->active.load(std::memory_order_acquire);
+    stack.generation = session->data->generation();
   }
   t.stacks = std::move(stacks);
   std::erase_if(t.op_targets, [&](const OpTarget& op) {
@@ -114,7 +134,12 @@ void Refresh(ThreadState& t) {
   t.epoch = epoch;
 }
 
-bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
+// Data::IsCurrent against the generation copied at Refresh.
+bool IsCurrent(const Stack& stack, NodeRef ref) {
+  return ref.node == kRootNode || (ref.node != kNoNode && ref.gen == stack.generation);
+}
+
+NodeRef Root(const Stack& stack) { return NodeRef{kRootNode, stack.generation}; }
 
 void Publish(const ThreadState& t, Stack& stack) {
   Session& s = *stack.session;
@@ -131,14 +156,14 @@ NodeRef MainTop(const Session& s) {
 
 // The shadow top node of `stack`, creating the nodes of frames that have none (yet).
 NodeRef ResolveTop(Stack& stack) {
-  Data& data = *stack.session->data;
+  Data& data = *stack.data;
   size_t n = stack.frames.size();
   size_t i = n;
-  while (i > 0 && !data.IsCurrent(stack.frames[i - 1].node)) --i;
-  if (i == n) return n == 0 ? (data.IsCurrent(stack.base) ? stack.base : data.Root())
+  while (i > 0 && !IsCurrent(stack, stack.frames[i - 1].node)) --i;
+  if (i == n) return n == 0 ? (IsCurrent(stack, stack.base) ? stack.base : Root(stack))
                             : stack.frames[n - 1].node;
   NodeRef parent = i > 0 ? stack.frames[i - 1].node
-                         : (data.IsCurrent(stack.base) ? stack.base : data.Root());
+                         : (IsCurrent(stack, stack.base) ? stack.base : Root(stack));
   for (; i < n; ++i) {
     stack.frames[i].node = data.Child(parent, stack.frames[i].name);
     parent = stack.frames[i].node;
@@ -147,9 +172,9 @@ NodeRef ResolveTop(Stack& stack) {
 }
 
 // Where the thread's work lands in a shadow session before state frames and leaf (D9).
-NodeRef ShadowPath(const ThreadState& t, Stack& stack) {
+NodeRef ShadowPath(Stack& stack) {
   if (!stack.frames.empty()) return ResolveTop(stack);
-  if (IsMain(t, *stack.session)) return stack.session->data->Root();
+  if (stack.is_main) return Root(stack);
   return MainTop(*stack.session);
 }
 
@@ -164,7 +189,7 @@ void FetchPython(ThreadState& t, bool* fetched) {
 // The node of the thread's python frames (t.python), reusing the previous capture's nodes for
 // the frames it shares with this one.
 NodeRef PythonPath(const ThreadState& t, Stack& stack) {
-  Data& data = *stack.session->data;
+  Data& data = *stack.data;
   const std::vector<std::string_view>& now = t.python;
   size_t same = 0;
   size_t limit = std::min(now.size(), stack.python_frames.size());
@@ -172,10 +197,10 @@ NodeRef PythonPath(const ThreadState& t, Stack& stack) {
          now[same].size() == stack.python_frames[same].size()) {
     ++same;
   }
-  if (same > 0 && !data.IsCurrent(stack.python_nodes[same - 1])) same = 0;  // cleared since
+  if (same > 0 && !IsCurrent(stack, stack.python_nodes[same - 1])) same = 0;  // cleared since
   stack.python_frames.resize(same);
   stack.python_nodes.resize(same);
-  NodeRef node = same > 0 ? stack.python_nodes[same - 1] : data.Root();
+  NodeRef node = same > 0 ? stack.python_nodes[same - 1] : Root(stack);
   for (size_t i = same; i < now.size(); ++i) {
     node = data.Child(node, now[i]);
     if (!node.valid()) break;
@@ -187,7 +212,7 @@ NodeRef PythonPath(const ThreadState& t, Stack& stack) {
 
 // Where a capture lands before state frames and leaf: the shadow stack or the python frames.
 NodeRef ContextParent(ThreadState& t, Stack& stack, bool* python_fetched) {
-  if (stack.session->context == ContextKind::kShadow) return ShadowPath(t, stack);
+  if (stack.context == ContextKind::kShadow) return ShadowPath(stack);
   FetchPython(t, python_fetched);
   return PythonPath(t, stack);
 }
@@ -391,11 +416,10 @@ namespace {
 // The launch node, through the stack's launch cache.
 NodeRef LaunchNode(ThreadState& t, Stack& stack, bool* python_fetched,
                    std::string_view kernel_name) {
-  Data& data = *stack.session->data;
   NodeRef parent = ContextParent(t, stack, python_fetched);
   for (const LaunchCache& c : stack.launches) {
     if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == kernel_name &&
-        c.state == t.state && data.IsCurrent(c.node) && c.node.valid()) {
+        c.state == t.state && c.node.valid() && IsCurrent(stack, c.node)) {
       return c.node;
     }
   }
@@ -417,19 +441,18 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
   bool python_fetched = false;
   size_t count = 0;
   for (Stack& stack : t.stacks) {
-    Session& s = *stack.session;
-    if (!s.active.load(std::memory_order_acquire)) continue;
+    if (!stack.active) continue;  // as of the last Refresh, which this call made
     size_t index = count++;
     if (index >= capacity) continue;
     CaptureTarget& target = out[index];
-    if (target.data != s.data) target.data = s.data;
-    target.session_id = s.id;
+    target.data = stack.data;
+    target.session_id = stack.session_id;
     if (t.op_open) {
       const OpTarget* op = nullptr;
       for (const OpTarget& o : t.op_targets) {
-        if (o.session_id == s.id) op = &o;
+        if (o.session_id == stack.session_id) op = &o;
       }
-      if (op != nullptr && s.data->IsCurrent(op->node)) {
+      if (op != nullptr && IsCurrent(stack, op->node)) {
         target.node = op->node;
         target.name_known = true;
         continue;
@@ -452,7 +475,7 @@ void CaptureGraphPaths(std::string_view kernel_name,
     // Names only: the captured leaf gets a node when a replayed record lands there (§3.8).
     std::vector<std::string> names;
     if (s.context == ContextKind::kShadow) {
-      names = s.data->PathNames(ShadowPath(t, stack));
+      names = s.data->PathNames(ShadowPath(stack));
     } else {
       FetchPython(t, &python_fetched);
       names.assign(t.python.begin(), t.python.end());

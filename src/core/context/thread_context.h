@@ -36,10 +36,12 @@ void ContextNvtxPush(std::string_view message);
 void ContextNvtxPop();
 
 // Where one launch lands in one session.
+// `data` is a plain pointer: the launch path copies it into a correlation slot without
+// reference-count traffic; the data outlives the slot (correlator.h, Correlator::MakeData).
 struct CaptureTarget {
-  int session_id = -1;
-  std::shared_ptr<Data> data;
+  Data* data = nullptr;
   NodeRef node;
+  int session_id = -1;
   bool name_known = true;  // false: the record's name becomes a child of `node`
 };
 // At a launch on the calling thread: the node of every active session (path, state frames,

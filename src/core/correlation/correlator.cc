@@ -21,6 +21,17 @@ void AtomicMax(std::atomic<uint64_t>& a, uint64_t v) {
 
 std::atomic<bool> g_graph_fallback_warned{false};
 
+// Data whose last owner let go, waiting for Correlator::FreeRetiredData. Never destroyed, so
+// that data retired during static destruction still has somewhere to go.
+struct Retired {
+  std::mutex mutex;
+  std::vector<Data*> data;
+};
+Retired& RetiredData() {
+  static Retired* retired = new Retired;
+  return *retired;
+}
+
 }  // namespace
 
 Correlator::Slot* Correlator::Ring() {
@@ -91,18 +102,21 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
     count = CaptureLaunch(kernel_name, targets.data(), targets.size());
   }
   targets.resize(std::min(count, targets.size()));
+  // This thread's context cache owns the data until its next refresh: take our own share.
+  std::vector<std::shared_ptr<Data>> owners;
+  for (const CaptureTarget& target : targets) owners.push_back(target.data->shared_from_this());
   std::lock_guard<std::mutex> lock(mutex_);
   if (targets.empty()) {
     ++counters_.uncorrelated_launches;
     return;
   }
-  entries_[correlation_id] = Entry{std::move(targets), expected_records};
+  entries_[correlation_id] = Entry{std::move(targets), std::move(owners), expected_records};
   if (expected_records == 0) unknown_count_ids_.push_back(correlation_id);
 }
 
 void Correlator::OnLaunchExit(uint64_t correlation_id) {
+  // The backend tracks the highest submitted id for its flush loop (§5.6); nothing to keep.
   if (Recording()) RecordLine("launch_exit").Uint("corr", correlation_id);
-  AtomicMax(max_submitted_, correlation_id);
 }
 
 void Correlator::OnNvtxPush(std::string_view message) {
@@ -201,6 +215,7 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
     }
   }
   std::vector<CaptureTarget> targets;
+  std::vector<std::shared_ptr<Data>> owners;  // alive while applied outside the lock
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(id);
@@ -218,9 +233,11 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
     }
     if (last) {
       targets = std::move(entry.targets);
+      owners = std::move(entry.owners);
       entries_.erase(it);
     } else {
       targets = entry.targets;
+      owners = entry.owners;
     }
   }
   Apply(targets.data(), targets.size(), record);
@@ -254,10 +271,6 @@ void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
   }
 }
 
-bool Correlator::RecordsPending() {
-  return max_completed_.load(std::memory_order_acquire) <
-         max_submitted_.load(std::memory_order_acquire);
-}
 
 void Correlator::AfterFlush() {
   if (unknown_count_in_ring_.exchange(false, std::memory_order_relaxed)) FreeUnknownCountSlots();
@@ -286,24 +299,70 @@ void Correlator::ClearRing(bool after_fork) {
   if (ring == nullptr) return;
   for (size_t i = 0; i < kRingSize; ++i) {
     Slot& slot = ring[i];
-    uint64_t key = slot.key.load(std::memory_order_acquire);
     // In a forked child the thread that held a slot did not survive the fork: take it.
-    while (!after_fork) {
-      if (key == kBusy) {  // a launch or record in progress: wait for it
-        key = slot.key.load(std::memory_order_acquire);
-        continue;
-      }
-      if (slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) break;
-    }
-    for (CaptureTarget& target : slot.targets) {
-      if (after_fork && key == kBusy) {
-        new (&target) CaptureTarget{};  // maybe half-written: leaked, never destroyed
-      } else {
-        target = CaptureTarget{};
-      }
-    }
+    if (!after_fork) HoldUnlessFree(slot);
+    slot.count = 0;
+    for (CaptureTarget& target : slot.targets) target = CaptureTarget{};
     slot.key.store(0, std::memory_order_release);
   }
+}
+
+uint64_t Correlator::HoldUnlessFree(Slot& slot) {
+  uint64_t key = slot.key.load(std::memory_order_acquire);
+  while (key != 0) {
+    if (key == kBusy) {  // a launch or record in progress: wait for it
+      key = slot.key.load(std::memory_order_acquire);
+      continue;
+    }
+    if (slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) return key;
+  }
+  return 0;
+}
+
+std::shared_ptr<Data> Correlator::MakeData(std::unique_ptr<Data> data) {
+  return std::shared_ptr<Data>(data.release(), [](Data* retired) {
+    Retired& r = RetiredData();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    r.data.push_back(retired);
+  });
+}
+
+size_t Correlator::retired_data() {
+  Retired& r = RetiredData();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.data.size();
+}
+
+void Correlator::FreeRetiredData() { DeleteRetired(/*ring_clear=*/false); }
+
+void Correlator::DeleteRetired(bool ring_clear) {
+  std::vector<Data*> retired;
+  {
+    Retired& r = RetiredData();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    retired.swap(r.data);
+  }
+  if (retired.empty()) return;
+  auto is_retired = [&](const Data* data) {
+    return std::find(retired.begin(), retired.end(), data) != retired.end();
+  };
+  // Free slots may still point at retired data, but nothing reads a free slot's targets. Slots
+  // taken after the data retired cannot refer to it.
+  Slot* ring = ring_clear ? nullptr : ring_ptr_.load(std::memory_order_acquire);
+  if (ring != nullptr) {
+    for (size_t i = 0; i < kRingSize; ++i) {
+      Slot& slot = ring[i];
+      uint64_t key = HoldUnlessFree(slot);
+      if (key == 0) continue;
+      uint32_t kept = 0;
+      for (uint32_t t = 0; t < slot.count && t < kInlineTargets; ++t) {
+        if (!is_retired(slot.targets[t].data)) slot.targets[kept++] = slot.targets[t];
+      }
+      slot.count = kept;  // 0: its records still arrive, are counted, and go nowhere
+      slot.key.store(key, std::memory_order_release);
+    }
+  }
+  for (Data* data : retired) delete data;
 }
 
 void Correlator::Reset(bool after_fork) {
@@ -314,8 +373,8 @@ void Correlator::Reset(bool after_fork) {
   unknown_count_ids_.clear();
   graph_paths_.clear();
   counters_ = LossCounters{};
-  max_submitted_.store(0);
   max_completed_.store(0);
+  DeleteRetired(/*ring_clear=*/true);
 }
 
 LossCounters Correlator::counters() {

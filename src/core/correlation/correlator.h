@@ -38,7 +38,6 @@ class Correlator : public BackendSink {
   void OnKernelRecord(const KernelRecord& record) override;
   void OnBufferCompleted(uint64_t max_correlation_id) override;
   void OnRecordsLost(RecordLoss why, uint64_t count) override;
-  bool RecordsPending() override;
   // Any thread.
   void OnGraphNodeReleased(uint64_t capture_key) override;
 
@@ -56,22 +55,35 @@ class Correlator : public BackendSink {
   size_t heap_entries();           // tests: entries outside the preallocated ring
   size_t captured_graph_nodes();   // tests: graph capture paths alive
 
+  // Every session's data is made here. Ring slots hold it by plain pointer, so that a launch
+  // copies no shared_ptr (two reference-count cache lines per launch); in exchange, data whose
+  // last owner let go is not deleted at once but retired, and freed by FreeRetiredData once no
+  // busy ring slot refers to it. No thread can capture into retired data any more: its
+  // threads' context caches (which own it) have dropped it.
+  static std::shared_ptr<Data> MakeData(std::unique_ptr<Data> data);
+  // API thread (finalize), and Reset: drops retired data from the ring slots still waiting for
+  // records (those records are then counted but applied nowhere) and deletes it.
+  void FreeRetiredData();
+  static size_t retired_data();  // tests: retired data not yet freed
+
  private:
   // The launch path (§7.4): a launch's targets live in a slot of a preallocated ring indexed
   // by correlation id, written and read without a lock. The slot's key says who owns it: 0 =
   // free, kBusy = a thread is writing or reading it, else the correlation id stored there.
-  // Free slots keep their last targets' data references, so a launch into the same session
-  // assigns no shared_ptr (no reference-count traffic). Launches whose slot is taken (more
-  // than kRingSize in flight) or with more than kInlineTargets sessions go to the locked map
-  // below. A launch with an unknown record count (remaining 0) keeps its slot until the next
-  // flush, or until a launch kRingSize ids later reclaims it.
-  // 65536 slots of 96 bytes (6 MiB, allocated at the first launch): with 64 MiB activity
+  // Slot targets point at their data without owning it (MakeData). Launches whose slot is
+  // taken (more than kRingSize in flight) or with more than kInlineTargets sessions go to the
+  // locked map below, whose entries own their data. A launch with an unknown record count
+  // (remaining 0) keeps its slot until the next flush, or until a launch kRingSize ids later
+  // reclaims it.
+  // 65536 slots of 128 bytes (8 MiB, allocated at the first launch): with 64 MiB activity
   // buffers delivered only when full or flushed, tens of thousands of launches can be in
-  // flight; past that, launches take the slower map path.
+  // flight; past that, launches take the slower map path. A slot starts a cache line, so a
+  // launch into one session writes one line (the ring is always cold: every launch takes the
+  // next slot).
   static constexpr size_t kRingSize = size_t{1} << 16;
   static constexpr size_t kInlineTargets = 2;
   static constexpr uint64_t kBusy = UINT64_MAX;
-  struct Slot {
+  struct alignas(64) Slot {
     std::atomic<uint64_t> key{0};
     uint32_t remaining = 0;
     uint32_t count = 0;
@@ -79,6 +91,7 @@ class Correlator : public BackendSink {
   };
   struct Entry {
     std::vector<CaptureTarget> targets;
+    std::vector<std::shared_ptr<Data>> owners;  // keep the targets' data alive
     uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
   };
   Slot* Ring();
@@ -86,6 +99,11 @@ class Correlator : public BackendSink {
   bool TakeSlot(Slot& slot);
   void FreeUnknownCountSlots();
   void ClearRing(bool after_fork);
+  // Takes `slot` (kBusy) unless it is free; waits while another thread holds it. Returns the
+  // key it had (0: free, not taken).
+  uint64_t HoldUnlessFree(Slot& slot);
+  // FreeRetiredData; `ring_clear`: no slot is taken (Reset), so no walk is needed.
+  void DeleteRetired(bool ring_clear);
   void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                        uint32_t expected_records);
   void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);
@@ -99,7 +117,6 @@ class Correlator : public BackendSink {
   std::vector<uint64_t> unknown_count_ids_;
   std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;
   LossCounters counters_;
-  std::atomic<uint64_t> max_submitted_{0};
   std::atomic<uint64_t> max_completed_{0};
 };
 

@@ -190,9 +190,9 @@ TEST_F(CorrelatorTest, LateOutOfOrderAndSplitRecords) {
   fake_->LaunchAndRun("k2", 20);
   fake_->LaunchAndRun("k1", 30);
   ASSERT_TRUE(ExitScope(s, "a").ok());
-  EXPECT_TRUE(correlator().RecordsPending());
+  EXPECT_EQ(correlator().pending_entries(), 3u);
   fake_->CompleteBuffer({2, 0});  // the third and first, reversed
-  EXPECT_TRUE(correlator().RecordsPending() == false);
+  EXPECT_EQ(correlator().pending_entries(), 1u);
   fake_->CompleteBuffer();
   test::Json doc = SessionJson(id);
   EXPECT_EQ(Count(doc, {"a", "k1"}), 2);
@@ -238,7 +238,7 @@ TEST_F(CorrelatorTest, FlushAtFinalizeDeliversQueuedRecords) {
   fake_->LaunchAndRun("k", 5);
   ASSERT_TRUE(Deactivate(id, /*flushing=*/true).ok());
   EXPECT_EQ(Count(SessionJson(id), {"k"}), 1);
-  EXPECT_FALSE(correlator().RecordsPending());
+  EXPECT_EQ(correlator().pending_entries(), 0u);
 }
 
 TEST_F(CorrelatorTest, OpCarriesKernelAndMetadataMetrics) {
@@ -380,6 +380,31 @@ TEST_F(CorrelatorTest, TwoSessionsGetExactlyTheLaunchesWhileActive) {
   EXPECT_EQ(NodeAt(d1, {"first"}), nullptr);
   EXPECT_EQ(Count(d1, {"both"}), 2);
   EXPECT_EQ(Count(d1, {"only1"}), 1);
+}
+
+// Ring slots point at session data without owning it (Correlator::MakeData): data whose
+// session was finalized while one of its launches still waits for a record is retired, then
+// freed without that slot ever reading it again (the sanitizer build checks the "ever").
+TEST_F(CorrelatorTest, DataFinalizedWithALaunchInFlightIsRetiredThenFreed) {
+  int s0 = StartFake("s0");
+  StartOptions o;
+  o.name = dir_ + "/s1";
+  o.backend = "fake";
+  int s1 = Start(o)->value();
+  uint64_t in_flight = fake_->Launch("k");  // captured into both sessions; no record yet
+  ASSERT_TRUE(Finalize(s0).ok());            // the fake flush has nothing to deliver
+  EXPECT_EQ(Correlator::retired_data(), 0u);  // this thread's context cache still owns s0's
+  fake_->LaunchAndRun("next", 1);            // refreshes the cache: s0's data retires
+  EXPECT_EQ(Correlator::retired_data(), 1u);
+  correlator().FreeRetiredData();
+  EXPECT_EQ(Correlator::retired_data(), 0u);
+  fake_->Queue(FakeRecord{in_flight, "k", fake_->clock_ns(), fake_->clock_ns() + 5});
+  fake_->CompleteBuffer();
+  test::Json d1 = SessionJson(s1);
+  EXPECT_EQ(Count(d1, {"k"}), 1);
+  EXPECT_EQ(Count(d1, {"next"}), 1);
+  EXPECT_EQ(correlator().counters().unknown, 0u);
+  EXPECT_EQ(correlator().pending_entries(), 0u);
 }
 
 TEST_F(CorrelatorTest, CorrelationIdsRestartAfterFinalize) {

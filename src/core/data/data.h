@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -31,7 +32,9 @@ bool HasRecorded();
 // Forgets the flag (a forked child inherits it with the parent's sessions, which it drops).
 void ResetRecorded();
 
-class Data {
+// Shared by its session, the threads' context caches and in-flight correlation map entries;
+// correlation ring slots hold it by plain pointer (correlator.h says why that is safe).
+class Data : public std::enable_shared_from_this<Data> {
  public:
   virtual ~Data() = default;
   virtual bool is_trace() const = 0;

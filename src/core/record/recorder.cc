@@ -7,6 +7,7 @@
 #include "core/config/config.h"
 #include "core/context/thread_context.h"
 #include "core/dump/json_text.h"
+#include "core/hot_flags.h"
 
 namespace proton {
 namespace {
@@ -21,7 +22,6 @@ RecordFile& File() {
   return *f;
 }
 
-std::atomic<int> g_state{-1};  // -1 unknown (read PROTON_RECORD), 0 off, 1 on
 
 void OpenLocked(RecordFile& f, const std::string& path) {
   if (f.file != nullptr) std::fclose(f.file);
@@ -29,18 +29,18 @@ void OpenLocked(RecordFile& f, const std::string& path) {
   if (!path.empty() && f.file == nullptr) {
     std::fprintf(stderr, "[proton] warning: cannot write the recording %s\n", path.c_str());
   }
-  g_state.store(f.file != nullptr ? 1 : 0);
+  g_hot.recording.store(f.file != nullptr ? 1 : 0);
 }
 
 }  // namespace
 
 bool Recording() {
-  int state = g_state.load(std::memory_order_relaxed);
+  int state = g_hot.recording.load(std::memory_order_relaxed);
   if (state >= 0) return state == 1;
   RecordFile& f = File();
   std::lock_guard<std::mutex> lock(f.mutex);
-  if (g_state.load() < 0) OpenLocked(f, GetConfig().record);
-  return g_state.load() == 1;
+  if (g_hot.recording.load() < 0) OpenLocked(f, GetConfig().record);
+  return g_hot.recording.load() == 1;
 }
 
 void SetRecordPath(const std::string& path) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/data/data.h"
+#include "core/hot_flags.h"
 
 namespace proton {
 
@@ -43,7 +44,11 @@ class Session {
   const uint64_t first_scope_id;
   // The thread token of the session's main thread (§3.4): the one that started it.
   const uint64_t main_thread;
-  std::atomic<bool> active{true};
+  std::atomic<bool> active{true};  // written through SetActive only
+  void SetActive(bool on) {
+    active.store(on, std::memory_order_release);
+    g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
+  }
   // The main thread's current top node, packed (generation << 32 | node), published on every
   // enter and exit (D9): threads without scopes of their own attribute to it.
   std::atomic<uint64_t> main_top;

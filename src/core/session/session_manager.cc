@@ -73,7 +73,7 @@ SessionManager::SessionManager()
 
 std::shared_ptr<const SessionList> SessionManager::Snapshot(uint64_t* epoch) {
   std::lock_guard<std::mutex> lock(snapshot_mutex_);
-  *epoch = epoch_.load(std::memory_order_acquire);
+  *epoch = g_hot.session_epoch.load(std::memory_order_acquire);
   return snapshot_;
 }
 
@@ -82,7 +82,7 @@ void SessionManager::PublishLocked() {
   for (const auto& [id, s] : sessions_) list->push_back(s);
   std::lock_guard<std::mutex> lock(snapshot_mutex_);
   snapshot_ = std::move(list);
-  epoch_.fetch_add(1, std::memory_order_acq_rel);
+  g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
 bool SessionManager::backend_running() {
@@ -147,7 +147,7 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
         Status st = StartBackendLocked(backend, options.mode, cli_start);
         if (!st.ok()) return st;
       }
-      s->active.store(true);
+      s->SetActive(true);
       profiling_on_.store(true);
       return std::optional<int>(id);
     }
@@ -166,12 +166,8 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   }
   profiling_on_.store(true);
 
-  std::shared_ptr<Data> data;
-  if (data_kind == "trace") {
-    data = std::make_shared<TraceData>();
-  } else {
-    data = std::make_shared<TreeData>();
-  }
+  std::shared_ptr<Data> data = Correlator::MakeData(
+      data_kind == "trace" ? std::unique_ptr<Data>(new TraceData) : std::make_unique<TreeData>());
   int id = next_id_++;
   auto session = std::make_shared<Session>(
       id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
@@ -213,7 +209,7 @@ Status SessionManager::Activate(std::optional<int> session) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
   Status st;
-  for (auto& s : TargetsLocked(session, &st)) s->active.store(true);
+  for (auto& s : TargetsLocked(session, &st)) s->SetActive(true);
   return st;
 }
 
@@ -222,7 +218,7 @@ Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
   Status st;
-  for (auto& s : TargetsLocked(session, &st)) s->active.store(false);
+  for (auto& s : TargetsLocked(session, &st)) s->SetActive(false);
   if (st.ok() && flushing && backend_ != nullptr) {
     backend_->Flush(true);
     correlator_->AfterFlush();
@@ -327,7 +323,7 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
       return RuntimeError("Output format not supported");
     }
   }
-  for (auto& s : targets) s->active.store(false);
+  for (auto& s : targets) s->SetActive(false);
   if (!targets.empty() && backend_ != nullptr) {
     backend_->Flush(true);
     correlator_->AfterFlush();
@@ -340,6 +336,7 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   }
   PublishLocked();
   StopBackendIfUnusedLocked();
+  correlator_->FreeRetiredData();  // of sessions finalized earlier, which no thread holds now
   return result;
 }
 
@@ -370,7 +367,10 @@ Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   PROTON_RETURN_IF_ERROR(st);
   // Only phase 0 exists until phases are implemented; clearing it (or "up to" any phase
   // >= 0) recreates it empty.
-  if (phase == 0 || (clear_up_to_phase && phase > 0)) targets.front()->data->Clear();
+  if (phase == 0 || (clear_up_to_phase && phase > 0)) {
+    targets.front()->data->Clear();
+    g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);  // threads' cached generations
+  }
   return Status();
 }
 

@@ -27,8 +27,8 @@ class SessionManager {
  public:
   static SessionManager& Get();  // never destroyed
 
-  // Application threads: the current session list and the epoch it belongs to.
-  uint64_t epoch() const { return epoch_.load(std::memory_order_acquire); }
+  // Application threads: the current session list and the epoch it belongs to
+  // (g_hot.session_epoch).
   std::shared_ptr<const SessionList> Snapshot(uint64_t* epoch);
 
   // `cli_start` bypasses the command-line-mode rule that makes start() return None.
@@ -74,7 +74,6 @@ class SessionManager {
 
   std::mutex snapshot_mutex_;
   std::shared_ptr<const SessionList> snapshot_;
-  std::atomic<uint64_t> epoch_{1};
 };
 
 // The process-wide scope id counter (starts at 1).

@@ -42,7 +42,6 @@ class NullSink : public proton::BackendSink {
   void OnRecordsLost(proton::RecordLoss, uint64_t) override {}
   void OnNvtxPush(std::string_view) override {}
   void OnNvtxPop() override {}
-  bool RecordsPending() override { return false; }
 };
 
 // CPU time of the calling thread: steadier than wall time on a shared machine.

@@ -1,0 +1,23 @@
+// Process-wide flags that every launch reads, together in one cache line: between two
+// launches the application evicts our state, and each line a launch reads costs a cache miss
+// (the shadow-context overhead of profiler.md §7.4; bench/core/RESULTS.md counts them).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace proton {
+
+struct alignas(64) HotFlags {
+  // Bumped whenever the session list, a session's active flag or its data's generation
+  // changes. Application threads keep copies of those (thread_context.cc) and check only this
+  // counter on the launch path.
+  std::atomic<uint64_t> session_epoch{1};
+  // Event recording (core/record): -1 not decided yet (PROTON_RECORD is read at first use),
+  // 0 off, 1 on.
+  std::atomic<int> recording{-1};
+};
+
+inline HotFlags g_hot;
+
+}  // namespace proton
