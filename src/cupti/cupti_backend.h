@@ -75,9 +75,11 @@ class CuptiBackend final : public Backend {
   void ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins);
   int ComputeMajorOfDevice0() const;
 
-  // Read by every launch callback, written only at Start, Stop and a context's first launch:
-  // one cache line (each line a launch touches is a miss once the application evicted it).
-  static constexpr size_t kInlineContexts = 7;
+  // Read by every launch callback, written only at Start, Stop and a context's first launch.
+  // A launch reads the first cache line only (each line a launch touches is a miss once the
+  // application evicted it), unless the process has more than 7 contexts: 15 stay lock-free,
+  // so that one process driving the 8 GPUs of a node does too.
+  static constexpr size_t kInlineContexts = 15;
   struct alignas(64) HotState {
     std::atomic<BackendSink*> sink{nullptr};
     // Contexts that had launches, synchronized at flush; filled in order, null-terminated.

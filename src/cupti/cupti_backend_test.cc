@@ -135,6 +135,23 @@ TEST_F(CuptiBackendTest, LaunchReachesSinkAndRecordIsDecoded) {
   EXPECT_EQ(backend_->max_completed(), 5u);
 }
 
+// The flush synchronizes every context that had a launch, once each: the first 15 are kept
+// lock-free in the backend's hot line, the rest in a locked list.
+TEST_F(CuptiBackendTest, FlushSynchronizesEveryContextOnce) {
+  StartOk();
+  constexpr uint32_t kContexts = 20;
+  for (int round = 0; round < 3; ++round) {
+    for (uint32_t c = 1; c <= kContexts; ++c) {
+      uint32_t id = round * kContexts + c;
+      auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000} * c);
+      EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
+      EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
+    }
+  }
+  backend_->Flush(true);
+  EXPECT_EQ(Fake().synchronize_count, static_cast<int>(kContexts));
+}
+
 TEST_F(CuptiBackendTest, FailedLaunchIsNotWaitedFor) {
   StartOk();
   EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 9, "k");
