@@ -271,7 +271,6 @@ void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
   }
 }
 
-
 void Correlator::AfterFlush() {
   if (unknown_count_in_ring_.exchange(false, std::memory_order_relaxed)) FreeUnknownCountSlots();
   std::lock_guard<std::mutex> lock(mutex_);
@@ -301,8 +300,7 @@ void Correlator::ClearRing(bool after_fork) {
     Slot& slot = ring[i];
     // In a forked child the thread that held a slot did not survive the fork: take it.
     if (!after_fork) HoldUnlessFree(slot);
-    slot.count = 0;
-    for (CaptureTarget& target : slot.targets) target = CaptureTarget{};
+    slot.count = 0;  // the targets stay: nothing reads a free slot's (MakeData)
     slot.key.store(0, std::memory_order_release);
   }
 }

@@ -1,6 +1,8 @@
 // Data base class; see data.h.
 #include "core/data/data.h"
 
+#include "core/hot_flags.h"
+
 namespace proton {
 namespace {
 std::atomic<bool> g_recorded{false};
@@ -72,6 +74,8 @@ void Data::Clear() {
   devices_.clear();
   ClearLocked();
   generation_.fetch_add(1, std::memory_order_acq_rel);
+  // Threads keep copies of the generation and check only the epoch on the launch path.
+  g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
 std::set<uint32_t> Data::DeviceIds() {

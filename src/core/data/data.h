@@ -55,7 +55,8 @@ class Data : public std::enable_shared_from_this<Data> {
   bool AddKernel(NodeRef node, const KernelRecord& record, bool add_name_child);
   // Adds flexible metrics at `node`.
   Status AddMetrics(NodeRef node, const Metrics& metrics);
-  // Forgets everything but ROOT; refs taken before become stale.
+  // Forgets everything but ROOT; refs taken before become stale. Bumps g_hot.session_epoch,
+  // so that threads renew the generation they copied.
   void Clear();
   // Device ids that appear in kernel metrics.
   std::set<uint32_t> DeviceIds();

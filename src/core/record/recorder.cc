@@ -22,7 +22,6 @@ RecordFile& File() {
   return *f;
 }
 
-
 void OpenLocked(RecordFile& f, const std::string& path) {
   if (f.file != nullptr) std::fclose(f.file);
   f.file = path.empty() ? nullptr : std::fopen(path.c_str(), "w");

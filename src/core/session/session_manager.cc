@@ -166,8 +166,13 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   }
   profiling_on_.store(true);
 
-  std::shared_ptr<Data> data = Correlator::MakeData(
-      data_kind == "trace" ? std::unique_ptr<Data>(new TraceData) : std::make_unique<TreeData>());
+  std::unique_ptr<Data> made;
+  if (data_kind == "trace") {
+    made = std::make_unique<TraceData>();
+  } else {
+    made = std::make_unique<TreeData>();
+  }
+  std::shared_ptr<Data> data = Correlator::MakeData(std::move(made));
   int id = next_id_++;
   auto session = std::make_shared<Session>(
       id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
@@ -367,10 +372,7 @@ Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   PROTON_RETURN_IF_ERROR(st);
   // Only phase 0 exists until phases are implemented; clearing it (or "up to" any phase
   // >= 0) recreates it empty.
-  if (phase == 0 || (clear_up_to_phase && phase > 0)) {
-    targets.front()->data->Clear();
-    g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);  // threads' cached generations
-  }
+  if (phase == 0 || (clear_up_to_phase && phase > 0)) targets.front()->data->Clear();
   return Status();
 }
 
