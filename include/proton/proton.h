@@ -1,5 +1,5 @@
 // Public C++ API of the proton profiler, for native programs and the Python binding.
-// It mirrors `triton.profiler` (see spec/profiler.md §1); errors are returned, never thrown.
+// It mirrors `triton.profiler` (see docs/spec/profiler.md §1); errors are returned, never thrown.
 // Thread safety: every function may be called from any thread.
 #pragma once
 
