@@ -56,5 +56,9 @@ std::optional<int> ContextDepth(int session);
 Result<std::string> GetJson(int session, int phase = 0);
 Result<std::string> GetMsgpack(int session, int phase = 0);
 Status Clear(int session, int phase = 0, bool clear_up_to_phase = false);
+// Phases (§1.7, §3.11): starts the next phase of `session` and returns its number; whether
+// `phase` is complete (sealed, and every record of its launches arrived).
+Result<int> AdvancePhase(int session);
+Result<bool> IsPhaseComplete(int session, int phase = 0);
 
 }  // namespace proton

@@ -6,6 +6,7 @@ get every finished kernel.
 
 from __future__ import annotations
 
+from typing import Any, Optional
 
 from . import _C
 
@@ -43,19 +44,23 @@ def clear(session: Optional[int] = 0, phase: int = 0, clear_up_to_phase: bool = 
 
 
 def advance_phase(session: Optional[int] = 0) -> Optional[int]:
-    """Starts the next phase (profiler.md §3.11; not implemented yet)."""
+    """Starts the next phase of ``session`` and returns its number (profiler.md §3.11).
+
+    New launches and scopes go to the new phase; records of kernels launched in an earlier
+    phase still land in that phase, whenever they arrive."""
     if session is None:
         return None
     _check_cli(session, "advance phase")
-    raise NotImplementedError("proton.data.advance_phase is not implemented yet")
+    return _C.advance_phase(session)
 
 
 def is_phase_complete(session: Optional[int] = 0, phase: int = 0) -> bool:
-    """Whether ``phase`` of ``session`` is complete (profiler.md §3.11; not implemented yet)."""
+    """Whether ``phase`` of ``session`` is complete: sealed by a later ``advance_phase`` and
+    every record of its kernels arrived (``deactivate(session, flushing=True)`` delivers them)."""
     if session is None:
         return False
     _check_cli(session, "check phase completion status")
-    raise NotImplementedError("proton.data.is_phase_complete is not implemented yet")
+    return _C.is_phase_complete(session, phase)
 
 
 __all__ = ["get", "get_msgpack", "clear", "advance_phase", "is_phase_complete"]

@@ -96,4 +96,12 @@ Status Clear(int session, int phase, bool clear_up_to_phase) {
   return SessionManager::Get().Clear(session, phase, clear_up_to_phase);
 }
 
+Result<int> AdvancePhase(int session) {
+  if (Recording()) RecordLine("advance_phase").Int("session", session);
+  return SessionManager::Get().AdvancePhase(session);
+}
+Result<bool> IsPhaseComplete(int session, int phase) {
+  return SessionManager::Get().IsPhaseComplete(session, phase);
+}
+
 }  // namespace proton

@@ -220,6 +220,10 @@ void CuptiBackend::Flush(bool synchronize) {
   cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
+void CuptiBackend::FlushCompleted() {
+  if (started()) cupti_->activity_flush_all(0);
+}
+
 void CuptiBackend::ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins) {
   if (sink == nullptr) return;
   for (uint64_t origin : origins) sink->OnGraphNodeReleased(origin);

@@ -286,6 +286,29 @@ PyObject* Clear(PyObject*, PyObject* args) {
   return NoneOrRaise(status);
 }
 
+PyObject* AdvancePhase(PyObject*, PyObject* arg) {
+  int session = static_cast<int>(PyLong_AsLong(arg));
+  if (session == -1 && PyErr_Occurred()) return nullptr;
+  std::optional<Result<int>> result;
+  Py_BEGIN_ALLOW_THREADS
+  result.emplace(proton::AdvancePhase(session));
+  Py_END_ALLOW_THREADS
+  if (!result->ok()) return RaiseStatus(result->status());
+  return PyLong_FromLong(result->value());
+}
+
+PyObject* IsPhaseComplete(PyObject*, PyObject* args) {
+  int session = 0;
+  int phase = 0;
+  if (!PyArg_ParseTuple(args, "ii", &session, &phase)) return nullptr;
+  std::optional<Result<bool>> result;
+  Py_BEGIN_ALLOW_THREADS
+  result.emplace(proton::IsPhaseComplete(session, phase));
+  Py_END_ALLOW_THREADS
+  if (!result->ok()) return RaiseStatus(result->status());
+  return PyBool_FromLong(result->value() ? 1 : 0);
+}
+
 PyObject* SetTensorConverterPy(PyObject*, PyObject* fn) {
   SetTensorConverter(fn == Py_None ? nullptr : fn);
   Py_RETURN_NONE;
@@ -316,6 +339,8 @@ PyMethodDef kMethods[] = {
     {"get_json", GetDocument<false>, METH_VARARGS, "get_json(session, phase) -> str"},
     {"get_msgpack", GetDocument<true>, METH_VARARGS, "get_msgpack(session, phase) -> bytes"},
     {"clear", Clear, METH_VARARGS, "clear(session, phase, clear_up_to_phase)"},
+    {"advance_phase", AdvancePhase, METH_O, "advance_phase(session) -> int"},
+    {"is_phase_complete", IsPhaseComplete, METH_VARARGS, "is_phase_complete(session, phase) -> bool"},
     {"set_tensor_converter", SetTensorConverterPy, METH_O, "tensor metric converter"},
     {"set_scope_decorator", SetScopeDecorator, METH_O, "scope.__call__ implementation"},
     {"set_frame_filters", SetFrameFilters, METH_O, "directories whose frames are dropped"},

@@ -4,6 +4,7 @@
 // across buffers, incomplete or dropped. The real correlation, data and writer code runs.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <mutex>
@@ -42,6 +43,10 @@ class FakeBackend : public Backend {
   Status Start(BackendSink* sink, std::string_view mode) override;
   // Delivers every queued record as one buffer (what cuptiActivityFlushAll does).
   void Flush(bool synchronize) override;
+  // Counted only: the fake's records arrive when the test completes a buffer or flushes, so
+  // tests decide when a phase's records come in.
+  void FlushCompleted() override { completed_flushes_.fetch_add(1, std::memory_order_relaxed); }
+  int completed_flushes() const { return completed_flushes_.load(std::memory_order_relaxed); }
   void Stop() override;
   std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override;
 
@@ -70,6 +75,7 @@ class FakeBackend : public Backend {
   std::deque<FakeRecord> queue_;
   std::vector<std::pair<uint32_t, DeviceInfo>> devices_;
   int flush_count_ = 0;
+  std::atomic<int> completed_flushes_{0};
 };
 
 }  // namespace proton

@@ -59,6 +59,9 @@ struct alignas(64) Stack {
   size_t next_launch = 0;  // round-robin replacement in `launches`
   alignas(64) std::array<LaunchCache, kLaunchCacheSize> launches{};
   std::shared_ptr<Session> session;
+  // The data `data` points at (the session's current phase): a thread's context cache owns
+  // the data it captures into (correlator.h, Correlator::MakeData).
+  std::shared_ptr<Data> data_owner;
   NodeRef base;  // shadow: parent of frames[0]
   std::vector<ChildCache> cache;  // by depth
   // python: the frames of the last capture (compared by address: the provider's views are
@@ -95,9 +98,12 @@ ThreadState& State() {
 
 bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
 
+void RepublishMainTop(const ThreadState& t, Stack& stack);
+
 // Brings the thread's stacks in line with the current session list and the sessions' state.
 void Refresh(ThreadState& t) {
-  if (g_hot.session_epoch.load(std::memory_order_acquire) == t.epoch) return;
+  // seq_cst (a plain load on x86): pairs with the slot store before it (Correlator::TakeSlot).
+  if (g_hot.session_epoch.load(std::memory_order_seq_cst) == t.epoch) return;
   uint64_t epoch = 0;
   std::shared_ptr<const SessionList> sessions = SessionManager::Get().Snapshot(&epoch);
   std::vector<Stack> stacks;
@@ -112,17 +118,21 @@ void Refresh(ThreadState& t) {
     } else {
       Stack fresh;
       fresh.session = session;
-      fresh.base = session->data->Root();
       stacks.push_back(std::move(fresh));
     }
     Stack& stack = stacks.back();
-    stack.data = session->data.get();
+    std::shared_ptr<Data> current = session->CurrentData();
+    bool new_phase = stack.data_owner != current;
+    if (stack.data_owner == nullptr) stack.base = current->Root();
+    stack.data_owner = std::move(current);
+    stack.data = stack.data_owner.get();
     stack.session_id = session->id;
     stack.context = session->context;
     stack.is_main = IsMain(t, *session);
     // Read after the epoch (Snapshot): a later change bumps the epoch again.
     stack.active = session->active.load(std::memory_order_acquire);
-    stack.generation = session->data->generation();
+    stack.generation = stack.data->generation();
+    if (new_phase) RepublishMainTop(t, stack);
   }
   t.stacks = std::move(stacks);
   std::erase_if(t.op_targets, [&](const OpTarget& op) {
@@ -144,14 +154,14 @@ NodeRef Root(const Stack& stack) { return NodeRef{kRootNode, stack.generation}; 
 void Publish(const ThreadState& t, Stack& stack) {
   Session& s = *stack.session;
   if (s.context != ContextKind::kShadow || !IsMain(t, s)) return;
-  NodeRef top = stack.frames.empty() ? s.data->Root() : stack.frames.back().node;
+  NodeRef top = stack.frames.empty() ? Root(stack) : stack.frames.back().node;
   s.main_top.store(Session::PackNode(top), std::memory_order_release);
 }
 
-// The main thread's current top, or ROOT when unknown or stale.
-NodeRef MainTop(const Session& s) {
-  NodeRef ref = Session::UnpackNode(s.main_top.load(std::memory_order_acquire));
-  return s.data->IsCurrent(ref) ? ref : s.data->Root();
+// The main thread's current top in the stack's data, or ROOT when unknown or stale.
+NodeRef MainTop(const Stack& stack) {
+  NodeRef ref = Session::UnpackNode(stack.session->main_top.load(std::memory_order_acquire));
+  return IsCurrent(stack, ref) ? ref : Root(stack);
 }
 
 // The shadow top node of `stack`, creating the nodes of frames that have none (yet).
@@ -171,11 +181,20 @@ NodeRef ResolveTop(Stack& stack) {
   return parent;
 }
 
+// The session's data changed (a new phase): the main thread publishes its open scopes' node
+// in the new data, so that threads following it (D9) do not fall back to ROOT.
+void RepublishMainTop(const ThreadState& t, Stack& stack) {
+  if (stack.context != ContextKind::kShadow || !stack.is_main) return;
+  if (!stack.active && !stack.frames.empty()) return;  // resolved when it is activated
+  if (!stack.frames.empty()) ResolveTop(stack);
+  Publish(t, stack);
+}
+
 // Where the thread's work lands in a shadow session before state frames and leaf (D9).
 NodeRef ShadowPath(Stack& stack) {
   if (!stack.frames.empty()) return ResolveTop(stack);
   if (stack.is_main) return Root(stack);
-  return MainTop(*stack.session);
+  return MainTop(stack);
 }
 
 // Fills t.python once per capture.
@@ -223,7 +242,7 @@ NodeRef BelowParent(ThreadState& t, Stack& stack, NodeRef parent, std::string_vi
   if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
   if (!leaf.empty()) t.names.push_back(leaf);
   if (t.names.empty()) return parent;
-  return stack.session->data->Descend(parent, t.names);
+  return stack.data->Descend(parent, t.names);
 }
 
 // The path node of a capture: shadow stack or python frames, then state frames and `leaf`.
@@ -265,24 +284,24 @@ void ContextEnterScope(uint64_t scope_id, std::string_view name) {
     Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}};
     bool active = s.active.load(std::memory_order_acquire);
     if (s.context == ContextKind::kShadow) {
-      if (stack.frames.empty()) stack.base = IsMain(t, s) ? s.data->Root() : MainTop(s);
+      if (stack.frames.empty()) stack.base = IsMain(t, s) ? Root(stack) : MainTop(stack);
       if (active) {
         NodeRef parent = ResolveTop(stack);
         size_t depth = stack.frames.size();
         if (stack.cache.size() <= depth) stack.cache.resize(depth + 1);
         ChildCache& c = stack.cache[depth];
         if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == name &&
-            s.data->IsCurrent(c.node)) {
+            stack.data->IsCurrent(c.node)) {
           frame.node = c.node;
         } else {
-          frame.node = s.data->Child(parent, name);
+          frame.node = stack.data->Child(parent, name);
           c = ChildCache{parent, std::string(name), frame.node};
         }
         frame.metric_node = frame.node;
         if (!t.state.empty()) {
           t.names.clear();
           AppendStateFrames(t.state, &t.names);
-          frame.metric_node = s.data->Descend(frame.node, t.names);
+          frame.metric_node = stack.data->Descend(frame.node, t.names);
         }
       }
       stack.frames.push_back(std::move(frame));
@@ -329,18 +348,18 @@ Status ContextAddScopeMetrics(uint64_t scope_id, const Metrics& metrics) {
     for (size_t i = stack.frames.size(); i > 0; --i) {
       Frame& frame = stack.frames[i - 1];
       if (frame.scope_id != scope_id) continue;
-      if (!s.data->IsCurrent(frame.metric_node)) {
+      if (!stack.data->IsCurrent(frame.metric_node)) {
         // Entered while inactive or before a Clear: the path now, with the current state.
         if (s.context == ContextKind::kShadow) {
           ResolveTop(stack);
           t.names.clear();
           if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
-          frame.metric_node = s.data->Descend(frame.node, t.names);
+          frame.metric_node = stack.data->Descend(frame.node, t.names);
         } else {
           frame.metric_node = CapturePath(t, stack, &python_fetched, "");
         }
       }
-      Status st = s.data->AddMetrics(frame.metric_node, metrics);
+      Status st = stack.data->AddMetrics(frame.metric_node, metrics);
       if (!st.ok()) result = st;
       break;
     }
@@ -362,7 +381,7 @@ void ContextEnterOp(uint64_t op_id, std::string_view name) {
     Session& s = *stack.session;
     if (!s.active.load(std::memory_order_acquire)) continue;
     NodeRef node = CapturePath(t, stack, &python_fetched, name);
-    t.op_targets.push_back(OpTarget{s.id, s.data, node});
+    t.op_targets.push_back(OpTarget{s.id, stack.data_owner, node});
   }
 }
 
@@ -475,7 +494,7 @@ void CaptureGraphPaths(std::string_view kernel_name,
     // Names only: the captured leaf gets a node when a replayed record lands there (§3.8).
     std::vector<std::string> names;
     if (s.context == ContextKind::kShadow) {
-      names = s.data->PathNames(ShadowPath(stack));
+      names = stack.data->PathNames(ShadowPath(stack));
     } else {
       FetchPython(t, &python_fetched);
       names.assign(t.python.begin(), t.python.end());

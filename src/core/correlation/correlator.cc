@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/config/config.h"
+#include "core/hot_flags.h"
 #include "core/record/recorder.h"
 
 namespace proton {
@@ -81,7 +82,10 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
 
 bool Correlator::TakeSlot(Slot& slot) {
   uint64_t key = 0;
-  if (slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) return true;
+  // seq_cst (the same instruction as acquire on x86): the launch's later read of the session
+  // epoch must not pass this store, or CollectDataInFlight, which bumps the epoch before it
+  // reads the slots, could miss a launch that still captures into a sealed phase.
+  if (slot.key.compare_exchange_strong(key, kBusy, std::memory_order_seq_cst)) return true;
   if (key == kBusy) return false;
   // Held by a launch kRingSize ids ago. One whose record count is known still waits for its
   // records; one whose count is unknown (a graph instantiated before profiling) is never
@@ -95,6 +99,11 @@ bool Correlator::TakeSlot(Slot& slot) {
 
 void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                                  uint32_t expected_records) {
+  unseen_in_flight_.fetch_add(1, std::memory_order_seq_cst);  // before the capture reads the epoch
+  struct Seen {
+    std::atomic<int>& count;
+    ~Seen() { count.fetch_sub(1, std::memory_order_release); }
+  } seen{unseen_in_flight_};
   std::vector<CaptureTarget> targets(kInlineTargets);
   size_t count = CaptureLaunch(kernel_name, targets.data(), targets.size());
   if (count > targets.size()) {
@@ -239,8 +248,35 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
       targets = entry.targets;
       owners = entry.owners;
     }
+    unseen_in_flight_.fetch_add(1, std::memory_order_relaxed);  // under the lock the scan takes
   }
   Apply(targets.data(), targets.size(), record);
+  unseen_in_flight_.fetch_sub(1, std::memory_order_release);
+}
+
+bool Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
+  // A launch that captures after this bump refreshes its session list, and so captures into
+  // the current phase (sealed phases were sealed before this call). One that read an older
+  // epoch took its slot, or counted itself in unseen_in_flight_, before that read
+  // (TakeSlot, LaunchEnterSlow): the reads below see it.
+  g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (Slot* ring = ring_ptr_.load(std::memory_order_acquire); ring != nullptr) {
+    for (size_t i = 0; i < kRingSize; ++i) {
+      Slot& slot = ring[i];
+      if (slot.key.load(std::memory_order_relaxed) == 0) continue;
+      uint64_t key = HoldUnlessFree(slot);
+      if (key == 0) continue;
+      for (uint32_t t = 0; t < slot.count; ++t) out->insert(slot.targets[t].data);
+      slot.key.store(key, std::memory_order_release);
+    }
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (unseen_in_flight_.load(std::memory_order_acquire) != 0) return false;
+  for (const auto& [id, entry] : entries_) {
+    for (const CaptureTarget& target : entry.targets) out->insert(target.data);
+  }
+  return true;
 }
 
 void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {

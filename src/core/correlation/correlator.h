@@ -10,6 +10,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -50,6 +51,11 @@ class Correlator : public BackendSink {
   void Reset(bool after_fork = false);
   // The one-line loss warning for the counters so far ("" when nothing was lost).
   std::string LossWarning();
+  // Phase completion (profiler.md §3.11): adds to `out` the data of every launch whose
+  // records have not all arrived. Returns false when that cannot be told right now (a launch
+  // is being stored, or a record applied, outside the ring): ask again later. Reads every busy
+  // ring slot, so it runs on the phase writer's thread or an API thread, never per launch.
+  bool CollectDataInFlight(std::unordered_set<const Data*>* out);
   LossCounters counters();
   size_t pending_entries();        // tests: correlation entries alive
   size_t heap_entries();           // tests: entries outside the preallocated ring
@@ -118,6 +124,9 @@ class Correlator : public BackendSink {
   std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;
   LossCounters counters_;
   std::atomic<uint64_t> max_completed_{0};
+  // Map-path launches between their capture and their entry, and map-path records between
+  // leaving their entry and being applied: CollectDataInFlight cannot see their data.
+  std::atomic<int> unseen_in_flight_{0};
 };
 
 }  // namespace proton

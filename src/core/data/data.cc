@@ -6,7 +6,10 @@
 namespace proton {
 namespace {
 std::atomic<bool> g_recorded{false};
+std::atomic<uint32_t> g_next_generation{1};
 }  // namespace
+
+uint32_t NextDataGeneration() { return g_next_generation.fetch_add(1, std::memory_order_relaxed); }
 
 void MarkRecorded() {
   if (!g_recorded.load(std::memory_order_relaxed)) g_recorded.store(true);
@@ -73,7 +76,7 @@ void Data::Clear() {
   tree_.Clear();
   devices_.clear();
   ClearLocked();
-  generation_.fetch_add(1, std::memory_order_acq_rel);
+  generation_.store(NextDataGeneration(), std::memory_order_release);
   // Threads keep copies of the generation and check only the epoch on the launch path.
   g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }

@@ -25,6 +25,10 @@ struct NodeRef {
   bool valid() const { return node != kNoNode; }
 };
 
+// A generation no data object of this process had before: a ref taken in one data object (one
+// phase) is never mistaken for a node of another, or of the same one after Clear.
+uint32_t NextDataGeneration();
+
 // Process-wide "this process recorded something" flag (a node beyond ROOT or a kernel), used
 // by the command-line lifecycle to decide whether a helper process writes a file.
 void MarkRecorded();
@@ -77,7 +81,7 @@ class Data : public std::enable_shared_from_this<Data> {
   std::mutex mutex_;
   ContextTree tree_;
   std::set<uint32_t> devices_;
-  std::atomic<uint32_t> generation_{1};
+  std::atomic<uint32_t> generation_{NextDataGeneration()};
 };
 
 }  // namespace proton

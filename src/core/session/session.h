@@ -11,6 +11,7 @@
 
 #include "core/data/data.h"
 #include "core/hot_flags.h"
+#include "core/session/phases.h"
 
 namespace proton {
 
@@ -19,26 +20,33 @@ enum class ContextKind { kShadow, kPython };
 class Session {
  public:
   Session(int id_in, std::string name_in, bool default_name_in, ContextKind context_in,
-          std::shared_ptr<Data> data_in, std::string backend_in, std::string mode_in,
-          uint64_t first_scope_id_in, uint64_t main_thread_in)
+          PhaseSet::DataFactory make_data, std::string backend_in, std::string mode_in,
+          std::string flush_format_in, uint64_t first_scope_id_in, uint64_t main_thread_in)
       : id(id_in),
         name(std::move(name_in)),
         default_name(default_name_in),
         context(context_in),
-        data(std::move(data_in)),
+        phases(std::move(make_data)),
         backend(std::move(backend_in)),
         mode(std::move(mode_in)),
+        flush_format(std::move(flush_format_in)),
         first_scope_id(first_scope_id_in),
         main_thread(main_thread_in),
-        main_top(PackNode(data->Root())) {}
+        main_top(PackNode(phases.Current()->Root())) {}
 
   const int id;
   const std::string name;     // as given; "" or "-" = standard output
   const bool default_name;    // name=None: the rank suffix may apply (§1.2)
   const ContextKind context;
-  const std::shared_ptr<Data> data;
+  PhaseSet phases;
+  // The current phase's data: where new launches and scopes go.
+  std::shared_ptr<Data> CurrentData() const { return phases.Current(); }
   const std::string backend;  // requested backend, lower case ("cupti" for auto)
   const std::string mode;
+  // periodic_flushing's part format ("hatchet", "hatchet_msgpack", "chrome_trace"); "" when
+  // the mode is not periodic_flushing.
+  const std::string flush_format;
+  bool periodic_flushing() const { return !flush_format.empty(); }
   // Scopes with smaller ids were entered before this session existed: their exits are
   // ignored by this session instead of raising "Context stack is empty".
   const uint64_t first_scope_id;

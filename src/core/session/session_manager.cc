@@ -11,13 +11,11 @@
 #include "core/correlation/correlator.h"
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
-#include "core/dump/chrome_trace_writer.h"
-#include "core/dump/hatchet_writer.h"
-#include "core/dump/msgpack_writer.h"
-#include "core/dump/output_file.h"
 #include "core/record/recorder.h"
 #include "core/session/cli_mode.h"
 #include "core/session/mode.h"
+#include "core/session/phase_writer.h"
+#include "core/session/write_data.h"
 
 namespace proton {
 namespace {
@@ -133,7 +131,18 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   if (data_kind != "tree" && data_kind != "trace") {
     return Status(RuntimeError("Unknown data: " + options.data));
   }
-  PROTON_RETURN_IF_ERROR(ValidateMode(options.mode));
+  PROTON_ASSIGN_OR_RETURN(ModeSpec mode, ParseMode(options.mode));
+  std::string flush_format;
+  if (mode.name == "periodic_flushing") {
+    auto it = mode.options.find("format");
+    flush_format = it != mode.options.end() ? it->second
+                                            : (data_kind == "trace" ? "chrome_trace" : "hatchet");
+    if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
+      return Status(RuntimeError("periodic_flushing:format=" + flush_format +
+                                 " cannot write data=\"" + data_kind + "\" (chrome_trace is for "
+                                 "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")"));
+    }
+  }
   // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
   // lazy start from a scope, the injection) must not try again or print again.
   if (cli_start && cli_backend_refused_) return std::optional<int>();
@@ -166,17 +175,20 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   }
   profiling_on_.store(true);
 
-  std::unique_ptr<Data> made;
-  if (data_kind == "trace") {
-    made = std::make_unique<TraceData>();
-  } else {
-    made = std::make_unique<TreeData>();
-  }
-  std::shared_ptr<Data> data = Correlator::MakeData(std::move(made));
+  bool trace = data_kind == "trace";
+  PhaseSet::DataFactory make_data = [trace] {
+    std::unique_ptr<Data> made;
+    if (trace) {
+      made = std::make_unique<TraceData>();
+    } else {
+      made = std::make_unique<TreeData>();
+    }
+    return Correlator::MakeData(std::move(made));
+  };
   int id = next_id_++;
   auto session = std::make_shared<Session>(
       id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
-      std::move(data), backend, options.mode,
+      std::move(make_data), backend, options.mode, std::move(flush_format),
       scopes_only ? FirstScopeIdOfLazyStart() : NextScopeIdPeek(), ThreadToken());
   sessions_[id] = std::move(session);
   PublishLocked();
@@ -223,10 +235,19 @@ Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
   Status st;
-  for (auto& s : TargetsLocked(session, &st)) s->SetActive(false);
-  if (st.ok() && flushing && backend_ != nullptr) {
-    backend_->Flush(true);
-    correlator_->AfterFlush();
+  std::vector<std::shared_ptr<Session>> targets = TargetsLocked(session, &st);
+  for (auto& s : targets) s->SetActive(false);
+  if (st.ok() && flushing) {
+    // §3.11: every record of the sealed phases is in now; they complete (and periodic
+    // flushing writes them on its thread).
+    if (backend_ != nullptr) {
+      backend_->Flush(true);
+      correlator_->AfterFlush();
+    }
+    UpdateCompletionLocked(targets);
+    for (auto& s : targets) {
+      if (s->periodic_flushing()) PhaseWriter::Wake();
+    }
   }
   return st;
 }
@@ -249,54 +270,23 @@ DeviceTable SessionManager::DevicesForLocked(Data& data) {
   return table;
 }
 
-namespace {
-
-// Writes `data` in `format` to `out`, or in chunks to `sink` when given.
-Status Serialize(Data& data, const DeviceTable& devices, std::string_view format,
-                 std::string& out, const ChunkSink* sink = nullptr) {
-  if (format == "chrome_trace") {
-    if (!data.is_trace()) return RuntimeError("Output format not supported");
-    data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out, sink); });
-    return Status();
-  }
-  if (data.is_trace()) return RuntimeError("Output format not supported");
-  auto& tree = static_cast<TreeData&>(data);
-  WriteOptions options;
-  options.chunk_sink = sink;
-  if (format == "hatchet_msgpack") {
-    data.WithLock([&] { WriteHatchetMsgpack(tree, devices, options, out); });
-  } else {
-    data.WithLock([&] { WriteHatchet(tree, devices, options, out); });
-  }
-  return Status();
-}
-
-// "" = the data kind's default; otherwise one of the three names, case-insensitive.
-Result<std::string> ParseFormat(std::string_view format) {
-  std::string f = Lower(format);
-  if (f.empty() || f == "hatchet" || f == "hatchet_msgpack" || f == "chrome_trace") return f;
-  return Status(RuntimeError("Unknown output format: " + std::string(format)));
-}
-
-std::string FormatFor(const Session& s, const std::string& format) {
-  if (!format.empty()) return format;
-  return s.data->is_trace() ? "chrome_trace" : "hatchet";
-}
-
-}  // namespace
 
 Status SessionManager::WriteSessionLocked(Session& session, std::string_view format) {
-  DeviceTable devices = DevicesForLocked(*session.data);
-  std::string path =
-      IsStdoutName(session.name) ? "-" : OutputPathFor(session.name, format, session.default_name);
-  OutputFile file;
-  PROTON_RETURN_IF_ERROR(file.Open(path));
-  ChunkSink sink = [&file](std::string_view chunk) { (void)file.Write(chunk); };
-  std::string buffer;
-  PROTON_RETURN_IF_ERROR(Serialize(*session.data, devices, format, buffer, &sink));
-  PROTON_RETURN_IF_ERROR(file.Commit());
-  if (GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
-  return Status();
+  // A session that advanced phases writes each phase still in memory as a part file (§3.11).
+  bool parts = session.phases.ever_advanced();
+  Status result;
+  for (auto& [phase, data] : session.phases.TakeAll()) {
+    // Parts never go to standard output: they are several documents.
+    std::string base = IsStdoutName(session.name) ? std::string(kDefaultProfileName) : session.name;
+    std::string name = parts ? PartName(base, phase) : session.name;
+    std::string path = IsStdoutName(session.name) && !parts
+                           ? "-"
+                           : OutputPathFor(name, format, session.default_name);
+    Status st = WriteDataFile(*data, DevicesForLocked(*data), path, format, /*pretty=*/true);
+    if (!st.ok() && result.ok()) result = st;
+    if (st.ok() && GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  }
+  return result;
 }
 
 void SessionManager::StopBackendIfUnusedLocked() {
@@ -313,7 +303,7 @@ void SessionManager::StopBackendIfUnusedLocked() {
 Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
   std::lock_guard<std::mutex> lock(mutex_);
-  PROTON_ASSIGN_OR_RETURN(std::string format, ParseFormat(output_format));
+  PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
   std::vector<std::shared_ptr<Session>> targets;
   if (!session.has_value()) {
     for (auto& [id, s] : sessions_) targets.push_back(s);
@@ -322,20 +312,18 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
     targets.push_back(it->second);
   }
   // Validate before anything is written or opened (D5).
-  for (auto& s : targets) {
-    std::string f = FormatFor(*s, format);
-    if ((f == "chrome_trace") != s->data->is_trace()) {
-      return RuntimeError("Output format not supported");
-    }
-  }
+  for (auto& s : targets) PROTON_RETURN_IF_ERROR(CheckFormatForData(*s->CurrentData(), format));
   for (auto& s : targets) s->SetActive(false);
   if (!targets.empty() && backend_ != nullptr) {
     backend_->Flush(true);
     correlator_->AfterFlush();
   }
+  // Parts the phase writer took before this flush are finished first; it takes nothing after:
+  // finalize writes every phase still held, each exactly once.
+  PhaseWriter::WaitIdle();
   Status result;
   for (auto& s : targets) {
-    Status st = WriteSessionLocked(*s, FormatFor(*s, format));
+    Status st = WriteSessionLocked(*s, FormatForData(*s->CurrentData(), format));
     if (!st.ok() && result.ok()) result = st;
     sessions_.erase(s->id);
   }
@@ -352,15 +340,13 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
   auto targets = TargetsLocked(session, &st);
   PROTON_RETURN_IF_ERROR(st);
   Session& s = *targets.front();
-  if (s.data->is_trace()) {
+  if (s.CurrentData()->is_trace()) {
     return Status(RuntimeError("Only TreeData is supported for getData() for now"));
   }
-  if (phase != 0) {
-    return Status(RuntimeError("[PROTON] Phase " + std::to_string(phase) + " has no data."));
-  }
+  PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Data> data, s.phases.Get(phase));
   std::string out;
-  PROTON_RETURN_IF_ERROR(
-      Serialize(*s.data, DevicesForLocked(*s.data), msgpack ? "hatchet_msgpack" : "hatchet", out));
+  PROTON_RETURN_IF_ERROR(SerializeData(*data, DevicesForLocked(*data),
+                                       msgpack ? "hatchet_msgpack" : "hatchet", true, out));
   return out;
 }
 
@@ -370,9 +356,7 @@ Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   Status st;
   auto targets = TargetsLocked(session, &st);
   PROTON_RETURN_IF_ERROR(st);
-  // Only phase 0 exists until phases are implemented; clearing it (or "up to" any phase
-  // >= 0) recreates it empty.
-  if (phase == 0 || (clear_up_to_phase && phase > 0)) targets.front()->data->Clear();
+  targets.front()->phases.Clear(phase, clear_up_to_phase);
   return Status();
 }
 

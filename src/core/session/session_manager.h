@@ -41,6 +41,13 @@ class SessionManager {
   Status Finalize(std::optional<int> session, std::string_view output_format);
   Result<std::string> GetData(int session, int phase, bool msgpack);
   Status Clear(int session, int phase, bool clear_up_to_phase);
+  // Phases (§1.7, §3.11): the new phase's number; whether `phase` is complete.
+  Result<int> AdvancePhase(int session);
+  Result<bool> IsPhaseComplete(int session, int phase);
+  // The phase writer thread (phase_writer.h): writes the completed phases of periodic-flushing
+  // sessions as part files and frees them. Returns true while a sealed phase still waits for
+  // its records (call again after a pause).
+  bool WriteCompletedParts();
   bool profiling_on() const { return profiling_on_.load(); }
   // Drops every session without writing (a forked child must never write its parent's data).
   // `stop_backend` false (fork): the parent's backend object is abandoned, never called.
@@ -57,6 +64,9 @@ class SessionManager {
   std::vector<std::shared_ptr<Session>> TargetsLocked(std::optional<int> session, Status* status);
   DeviceTable DevicesForLocked(Data& data);
   Status WriteSessionLocked(Session& session, std::string_view format);
+  // Marks complete every sealed phase of `sessions` with no launch in flight. Returns false
+  // when that could not be told now (Correlator::CollectDataInFlight).
+  bool UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions);
   void StopBackendIfUnusedLocked();
   // Starts the shared backend when none runs. In CLI mode a refusal sets
   // cli_backend_refused_ and returns OK; for the API it returns the backend's error.

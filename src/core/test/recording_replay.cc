@@ -175,6 +175,8 @@ Status ReplayRecording(const std::string& jsonl,
       } else if (ev == "clear") {
         (void)Clear(static_cast<int>(e["session"].i), static_cast<int>(e["phase"].i),
                     e["up_to"].b);
+      } else if (ev == "advance_phase") {
+        (void)AdvancePhase(static_cast<int>(e["session"].i));
       } else if (ev == "launch_enter") {
         sink.OnLaunchEnter(static_cast<uint64_t>(e["corr"].i), e["name"].s,
                            static_cast<uint32_t>(e["expected"].i));

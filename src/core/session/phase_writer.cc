@@ -1,0 +1,81 @@
+// PhaseWriter; see phase_writer.h.
+#include "core/session/phase_writer.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "core/session/session_manager.h"
+
+namespace proton {
+namespace {
+
+// One per process: a forked child gets a fresh one (the parent's thread did not survive the
+// fork, and its mutex may have been held at that moment), and the parent's is abandoned.
+struct WriterState {
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::condition_variable idle;
+  bool pending = false;
+  bool busy = false;
+};
+
+std::mutex g_start_mutex;
+WriterState* g_state = nullptr;
+pid_t g_state_pid = 0;
+
+void Run(WriterState* state) {
+  bool poll = false;
+  while (true) {
+    {
+      std::unique_lock<std::mutex> lock(state->mutex);
+      if (poll) {
+        state->wake.wait_for(lock, std::chrono::milliseconds(PhaseWriter::kPollMilliseconds),
+                             [state] { return state->pending; });
+      } else {
+        state->wake.wait(lock, [state] { return state->pending; });
+      }
+      state->pending = false;
+      state->busy = true;
+    }
+    poll = SessionManager::Get().WriteCompletedParts();
+    {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      state->busy = false;
+    }
+    state->idle.notify_all();
+  }
+}
+
+WriterState* StateForThisProcess(bool start) {
+  std::lock_guard<std::mutex> lock(g_start_mutex);
+  if (g_state != nullptr && g_state_pid == ::getpid()) return g_state;
+  if (!start) return nullptr;
+  g_state = new WriterState();  // never freed: the thread runs until the process ends
+  g_state_pid = ::getpid();
+  std::thread(Run, g_state).detach();
+  return g_state;
+}
+
+}  // namespace
+
+void PhaseWriter::Wake() {
+  WriterState* state = StateForThisProcess(/*start=*/true);
+  {
+    std::lock_guard<std::mutex> lock(state->mutex);
+    state->pending = true;
+  }
+  state->wake.notify_one();
+}
+
+void PhaseWriter::WaitIdle() {
+  WriterState* state = StateForThisProcess(/*start=*/false);
+  if (state == nullptr) return;
+  std::unique_lock<std::mutex> lock(state->mutex);
+  state->idle.wait(lock, [state] { return !state->busy; });
+}
+
+}  // namespace proton

@@ -1,0 +1,119 @@
+// SessionManager's phase calls and the phase writer's work (profiler.md §1.7, §3.11, §5.14).
+// Completion is exact: a sealed phase is complete once no launch captured into its data still
+// waits for a record (Correlator::CollectDataInFlight), whatever order records arrive in.
+#include <chrono>
+#include <cstdio>
+#include <unordered_set>
+
+#include "core/config/config.h"
+#include "core/correlation/correlator.h"
+#include "core/session/cli_mode.h"
+#include "core/session/phase_writer.h"
+#include "core/session/session_manager.h"
+#include "core/session/write_data.h"
+
+namespace proton {
+namespace {
+
+// One completed phase taken for writing, with what its write needs once the lock is gone.
+struct PartJob {
+  std::shared_ptr<Session> session;
+  int phase;
+  std::shared_ptr<Data> data;
+  DeviceTable devices;
+};
+
+void WritePart(const PartJob& job) {
+  const Session& s = *job.session;
+  std::string base = s.name.empty() || s.name == "-" ? std::string(kDefaultProfileName) : s.name;
+  std::string path = OutputPathFor(PartName(base, job.phase), s.flush_format, s.default_name);
+  auto begin = std::chrono::steady_clock::now();
+  Status st = WriteDataFile(*job.data, job.devices, path, s.flush_format, /*pretty=*/false);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
+                  .count();
+  if (!st.ok()) {
+    std::fprintf(stderr, "[proton] error: phase %d of session %d not written: %s\n", job.phase,
+                 s.id, st.message().c_str());
+  } else if (GetConfig().data_flush_timing) {
+    std::fprintf(stderr, "[proton] flushed phase %d of session %d to %s in %.3f ms\n", job.phase,
+                 s.id, path.c_str(), ms);
+  } else if (GetConfig().verbose) {
+    std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  }
+  // Freed now; threads that still hold the data from before their next refresh keep only an
+  // empty tree, and a late record for it is dropped as stale.
+  job.data->Clear();
+}
+
+}  // namespace
+
+bool SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions) {
+  bool any_sealed = false;
+  for (const auto& s : sessions) any_sealed = any_sealed || !s->phases.SealedIncomplete().empty();
+  if (!any_sealed) return true;
+  std::unordered_set<const Data*> in_flight;
+  if (!correlator_->CollectDataInFlight(&in_flight)) return false;
+  for (const auto& s : sessions) {
+    for (auto [phase, data] : s->phases.SealedIncomplete()) {
+      if (in_flight.count(data) == 0) s->phases.MarkComplete(phase);
+    }
+  }
+  return true;
+}
+
+Result<int> SessionManager::AdvancePhase(int session) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "advanced"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  Status st;
+  auto targets = TargetsLocked(session, &st);
+  PROTON_RETURN_IF_ERROR(st);
+  Session& s = *targets.front();
+  int phase = s.phases.Advance();
+  // Threads pick up the new phase's data at their next launch or scope.
+  g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
+  if (s.periodic_flushing()) PhaseWriter::Wake();
+  return phase;
+}
+
+Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "checked"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  Status st;
+  auto targets = TargetsLocked(session, &st);
+  PROTON_RETURN_IF_ERROR(st);
+  if (!targets.front()->phases.IsComplete(phase)) UpdateCompletionLocked(targets);
+  return targets.front()->phases.IsComplete(phase);
+}
+
+bool SessionManager::WriteCompletedParts() {
+  std::vector<PartJob> jobs;
+  bool waiting = false;
+  {
+    // Never wait for the lock: finalize holds it while it waits for this thread to be idle.
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return true;
+    std::vector<std::shared_ptr<Session>> periodic;
+    for (auto& [id, s] : sessions_) {
+      if (s->periodic_flushing()) periodic.push_back(s);
+    }
+    bool sealed = false;
+    for (auto& s : periodic) sealed = sealed || !s->phases.SealedIncomplete().empty();
+    if (sealed && backend_ != nullptr) backend_->FlushCompleted();
+    if (!UpdateCompletionLocked(periodic)) waiting = true;
+    for (auto& s : periodic) {
+      for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
+        jobs.push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
+      }
+      waiting = waiting || !s->phases.SealedIncomplete().empty();
+    }
+  }
+  for (const PartJob& job : jobs) WritePart(job);
+  if (!jobs.empty()) {
+    jobs.clear();  // our shares of the written data go first: the last share retires it
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (lock.owns_lock()) correlator_->FreeRetiredData();
+  }
+  return waiting;
+}
+
+}  // namespace proton
