@@ -34,9 +34,26 @@ CUresult cuInit(unsigned int) {
 CUresult cuDriverGetVersion(int* v) { *v = 13000; return CUDA_SUCCESS; }
 CUresult cuGetErrorName(CUresult, const char** s) { *s = "CUDA_ERROR_X"; return CUDA_SUCCESS; }
 CUresult cuDeviceGetCount(int* c) { *c = g_init ? 1 : 0; return g_init ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
-CUresult cuDeviceGet(CUdevice* d, int o) { if (!g_init) return CUDA_ERROR_NOT_INITIALIZED; *d = o; return CUDA_SUCCESS; }
-CUresult cuDeviceGetAttribute(int* v, CUdevice_attribute, CUdevice) {
-  *v = 9;
+CUresult cuDeviceGet(CUdevice* d, int o) {
+  if (!g_init) return CUDA_ERROR_NOT_INITIALIZED;
+  if (o != 0) return CUDA_ERROR_INVALID_DEVICE;  // one device, as cuDeviceGetCount says
+  *d = o;
+  return CUDA_SUCCESS;
+}
+// The H200 of the reference files (profiler.md §4, G16), so the device table a run with the
+// fake GPU writes is the one a real H200 run writes.
+CUresult cuDeviceGetAttribute(int* v, CUdevice_attribute attribute, CUdevice device) {
+  if (!g_init) return CUDA_ERROR_NOT_INITIALIZED;
+  if (device != 0) return CUDA_ERROR_INVALID_DEVICE;
+  switch (attribute) {
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1980000; break;          // kHz
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 3201000; break;   // kHz
+    case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = 6016; break;  // bits
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
   return CUDA_SUCCESS;
 }
 CUresult cuCtxPushCurrent_v2(CUcontext) { return CUDA_SUCCESS; }
