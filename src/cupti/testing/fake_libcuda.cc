@@ -1,6 +1,9 @@
 // Test-only stand-in for libcuda.so.1 (no GPU): just the entry points the CUPTI backend
 // resolves, and a cuInit that loads CUDA_INJECTION64_PATH and calls its InitializeInjection on
-// the calling thread, as the real driver does. Used by injection_cli_test.sh.
+// the calling thread, as the real driver does. Used by injection_cli_test.sh and the launcher
+// tests. Its one device (ordinal 0) reports the H200's attributes (arch 90, 132 SMs, clocks,
+// bus width), so profiles carry the device table of a real H200 run; kernels are launched
+// through the fake libcupti's test hook fakecupti_launch (see fake_libcupti.cc).
 // Before it loads the injection it registers an exit handler standing for the CUDA runtime's
 // own teardown (registered before main by the program's fatbinary registration, so it runs
 // after every handler libproton.so registers): the primary context is destroyed, and the
