@@ -52,14 +52,16 @@ constexpr uint32_t kFakeContextId = 1;
 
 struct ActivityState {
   int enabled_kinds = 0;
-  CUpti_ActivityKind kernel_kind = CUPTI_ACTIVITY_KIND_INVALID;  // the kernel kind enabled
+  // The kernel kind enabled; read by launching threads.
+  std::atomic<CUpti_ActivityKind> kernel_kind{CUPTI_ACTIVITY_KIND_INVALID};
   ActivityBuffers buffers;
 };
 ActivityState* g_state = new ActivityState();  // freed by CUPTI's exit cleanup
 bool g_cleanup_registered = false;
-CUpti_CallbackFunc g_callback = nullptr;
-void* g_userdata = nullptr;
-bool g_subscribed = false;
+// Atomic: launching threads read them while the backend subscribes or finalizes.
+std::atomic<CUpti_CallbackFunc> g_callback{nullptr};
+std::atomic<void*> g_userdata{nullptr};
+std::atomic<bool> g_subscribed{false};
 
 // What the subscriber enabled: CUPTI calls a subscriber only for those.
 std::mutex g_enabled_mutex;
@@ -86,7 +88,8 @@ bool CallbackEnabled(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
 void EmitKernelLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, const char* symbol,
                       uint32_t stream) {
   constexpr CUpti_CallbackId kId = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel;
-  if (!g_subscribed || g_callback == nullptr || !CallbackEnabled(CUPTI_CB_DOMAIN_DRIVER_API, kId)) {
+  CUpti_CallbackFunc callback = g_callback.load();
+  if (!g_subscribed || callback == nullptr || !CallbackEnabled(CUPTI_CB_DOMAIN_DRIVER_API, kId)) {
     return;
   }
   cuLaunchKernel_params params{};
@@ -105,7 +108,7 @@ void EmitKernelLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, const
   data.contextUid = kFakeContextId;
   data.correlationData = &correlation_data;
   data.correlationId = correlation_id;
-  g_callback(g_userdata, CUPTI_CB_DOMAIN_DRIVER_API, kId, &data);
+  callback(g_userdata.load(), CUPTI_CB_DOMAIN_DRIVER_API, kId, &data);
 }
 
 KernelActivity KernelRecord(CUpti_ActivityKind kind, uint32_t correlation_id,
@@ -233,9 +236,10 @@ __attribute__((visibility("default"))) uint32_t fakecupti_launch(const char* nam
   EmitKernelLaunch(CUPTI_API_ENTER, correlation_id, symbol, stream);
   EmitKernelLaunch(CUPTI_API_EXIT, correlation_id, symbol, stream);
   // The record exists once the kernel ran, after the launch returned.
-  if (g_state != nullptr && g_state->kernel_kind != CUPTI_ACTIVITY_KIND_INVALID) {
-    g_state->buffers.Append(
-        KernelRecord(g_state->kernel_kind, correlation_id, symbol, duration_ns, stream));
+  CUpti_ActivityKind kind = g_state != nullptr ? g_state->kernel_kind.load()
+                                                : CUPTI_ACTIVITY_KIND_INVALID;
+  if (kind != CUPTI_ACTIVITY_KIND_INVALID) {
+    g_state->buffers.Append(KernelRecord(kind, correlation_id, symbol, duration_ns, stream));
   }
   return correlation_id;
 }
@@ -247,10 +251,11 @@ __attribute__((visibility("default"))) void fakecupti_deliver() {
 
 // Test hook (see the top comment): the primary context is destroyed at the runtime's exit.
 __attribute__((visibility("default"))) void fakecupti_driver_teardown() {
-  if (!g_subscribed || g_callback == nullptr) return;
+  CUpti_CallbackFunc callback = g_callback.load();
+  if (!g_subscribed || callback == nullptr) return;
   fprintf(stderr, "[fakecupti] context destroyed: callbacks to the subscriber\n");
   CUpti_ResourceData resource{};
-  g_callback(g_userdata, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+  callback(g_userdata.load(), CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
              &resource);
   if (g_state == nullptr) return;
   g_state->buffers.Teardown();
