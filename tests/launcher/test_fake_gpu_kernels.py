@@ -89,7 +89,8 @@ def test_trace_has_one_event_per_launch(work):
     kernels = [e for e in events if e.get("cat") == "kernel"]
     assert [(e["name"], e["tid"], e["dur"]) for e in kernels] == [
         ("k0", 3, 2.0), ("k1", 4, 2.0), ("k0", 5, 2.0), ("k1", 6, 2.0)]
-    assert [e["args"]["call_stack"] for e in kernels] == [["ROOT", "s", "k0"], ["ROOT", "s", "k1"]] * 2
+    assert [e["args"]["call_stack"] for e in kernels] == [
+        ["ROOT", "s", "k0"], ["ROOT", "s", "k1"]] * 2
     # The fake GPU runs them back to back with a 1 µs gap: ts is relative to the first start.
     assert [e["ts"] for e in kernels] == [0.0, 3.0, 6.0, 9.0]
 

@@ -140,7 +140,10 @@ void CuptiExitCleanup() {
 
 extern "C" {
 CUptiResult cuptiGetVersion(uint32_t* v) { *v = 130001; return CUPTI_SUCCESS; }
-CUptiResult cuptiGetResultString(CUptiResult, const char** s) { *s = "CUPTI_X"; return CUPTI_SUCCESS; }
+CUptiResult cuptiGetResultString(CUptiResult, const char** s) {
+  *s = "CUPTI_X";
+  return CUPTI_SUCCESS;
+}
 CUptiResult cuptiSubscribe(CUpti_SubscriberHandle* h, CUpti_CallbackFunc cb, void* userdata) {
   *h = (CUpti_SubscriberHandle)1;
   g_callback = cb;
@@ -193,7 +196,8 @@ CUptiResult cuptiActivityDisable(CUpti_ActivityKind kind) {
   if (kind == g_state->kernel_kind) g_state->kernel_kind = CUPTI_ACTIVITY_KIND_INVALID;
   return CUPTI_SUCCESS;
 }
-CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request, CUpti_BuffersCallbackCompleteFunc complete) {
+CUptiResult cuptiActivityRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
+                                           CUpti_BuffersCallbackCompleteFunc complete) {
   g_state->buffers.Register(request, complete);
   if (!g_cleanup_registered) g_cleanup_registered = std::atexit(CuptiExitCleanup) == 0;
   return CUPTI_SUCCESS;
@@ -255,7 +259,8 @@ __attribute__((visibility("default"))) void fakecupti_driver_teardown() {
   if (!g_subscribed || callback == nullptr) return;
   fprintf(stderr, "[fakecupti] context destroyed: callbacks to the subscriber\n");
   CUpti_ResourceData resource{};
-  callback(g_userdata.load(), CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+  callback(g_userdata.load(), CUPTI_CB_DOMAIN_RESOURCE,
+           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
              &resource);
   if (g_state == nullptr) return;
   g_state->buffers.Teardown();
