@@ -98,7 +98,9 @@ Status Clear(int session, int phase, bool clear_up_to_phase) {
 
 Result<int> AdvancePhase(int session) {
   if (Recording()) RecordLine("advance_phase").Int("session", session);
-  return SessionManager::Get().AdvancePhase(session);
+  Result<int> phase = SessionManager::Get().AdvancePhase(session);
+  if (phase.ok()) ContextRefresh();
+  return phase;
 }
 Result<bool> IsPhaseComplete(int session, int phase) {
   return SessionManager::Get().IsPhaseComplete(session, phase);

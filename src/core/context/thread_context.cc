@@ -265,6 +265,8 @@ uint64_t ThreadToken() {
   return token;
 }
 
+void ContextRefresh() { Refresh(State()); }
+
 void AppendStateFrames(std::string_view state, std::vector<std::string_view>* frames) {
   if (state.substr(0, kLaunchMetadataPrefix.size()) == kLaunchMetadataPrefix) {
     frames->push_back(state.substr(0, kLaunchMetadataPrefix.size() - 1));

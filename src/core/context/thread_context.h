@@ -35,6 +35,11 @@ int ContextDepthOf(int session);
 void ContextNvtxPush(std::string_view message);
 void ContextNvtxPop();
 
+// Brings the calling thread's view of the sessions up to date now instead of at its next
+// launch or scope: after advance_phase, the main thread publishes its open scopes in the new
+// phase at once, for the threads that follow it (D9).
+void ContextRefresh();
+
 // Where one launch lands in one session.
 // `data` is a plain pointer: the launch path copies it into a correlation slot without
 // reference-count traffic; the data outlives the slot (correlator.h, Correlator::MakeData).

@@ -323,7 +323,9 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   PhaseWriter::WaitIdle();
   Status result;
   for (auto& s : targets) {
-    Status st = WriteSessionLocked(*s, FormatForData(*s->CurrentData(), format));
+    // A periodic-flushing session's remaining parts keep its part format unless one is given.
+    std::string f = format.empty() && s->periodic_flushing() ? s->flush_format : format;
+    Status st = WriteSessionLocked(*s, FormatForData(*s->CurrentData(), f));
     if (!st.ok() && result.ok()) result = st;
     sessions_.erase(s->id);
   }
