@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <new>
+#include <thread>
 
 #include "core/config/config.h"
 #include "core/hot_flags.h"
@@ -99,11 +100,12 @@ bool Correlator::TakeSlot(Slot& slot) {
 
 void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                                  uint32_t expected_records) {
-  unseen_in_flight_.fetch_add(1, std::memory_order_seq_cst);  // before the capture reads the epoch
-  struct Seen {
-    std::atomic<int>& count;
-    ~Seen() { count.fetch_sub(1, std::memory_order_release); }
-  } seen{unseen_in_flight_};
+  {
+    // The entry exists before the capture reads the session epoch, so CollectDataInFlight
+    // waits for a capture that may still go into a sealed phase.
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_[correlation_id] = Entry{{}, {}, expected_records, /*capturing=*/true};
+  }
   std::vector<CaptureTarget> targets(kInlineTargets);
   size_t count = CaptureLaunch(kernel_name, targets.data(), targets.size());
   if (count > targets.size()) {
@@ -116,10 +118,11 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
   for (const CaptureTarget& target : targets) owners.push_back(target.data->shared_from_this());
   std::lock_guard<std::mutex> lock(mutex_);
   if (targets.empty()) {
+    entries_.erase(correlation_id);
     ++counters_.uncorrelated_launches;
     return;
   }
-  entries_[correlation_id] = Entry{std::move(targets), std::move(owners), expected_records};
+  entries_[correlation_id] = Entry{std::move(targets), std::move(owners), expected_records, false};
   if (expected_records == 0) unknown_count_ids_.push_back(correlation_id);
 }
 
@@ -225,6 +228,7 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
   }
   std::vector<CaptureTarget> targets;
   std::vector<std::shared_ptr<Data>> owners;  // alive while applied outside the lock
+  bool last = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(id);
@@ -233,32 +237,29 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
       return;
     }
     Entry& entry = it->second;
-    bool last = entry.remaining == 1;
+    last = entry.remaining == 1;
     if (entry.remaining > 1) --entry.remaining;
     if (record.start_ns >= record.end_ns) {
       ++counters_.incomplete;
       if (last) entries_.erase(it);
       return;
     }
-    if (last) {
-      targets = std::move(entry.targets);
-      owners = std::move(entry.owners);
-      entries_.erase(it);
-    } else {
-      targets = entry.targets;
-      owners = entry.owners;
-    }
-    unseen_in_flight_.fetch_add(1, std::memory_order_relaxed);  // under the lock the scan takes
+    // The last record's entry stays until it is applied: its phase is not complete before.
+    targets = entry.targets;
+    owners = entry.owners;
   }
   Apply(targets.data(), targets.size(), record);
-  unseen_in_flight_.fetch_sub(1, std::memory_order_release);
+  if (last) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    entries_.erase(id);
+  }
 }
 
-bool Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
+void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
   // A launch that captures after this bump refreshes its session list, and so captures into
   // the current phase (sealed phases were sealed before this call). One that read an older
-  // epoch took its slot, or counted itself in unseen_in_flight_, before that read
-  // (TakeSlot, LaunchEnterSlow): the reads below see it.
+  // epoch took its slot, or made its map entry, before that read (TakeSlot, LaunchEnterSlow):
+  // the reads below see it.
   g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   if (Slot* ring = ring_ptr_.load(std::memory_order_acquire); ring != nullptr) {
@@ -271,12 +272,31 @@ bool Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
       slot.key.store(key, std::memory_order_release);
     }
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (unseen_in_flight_.load(std::memory_order_acquire) != 0) return false;
-  for (const auto& [id, entry] : entries_) {
-    for (const CaptureTarget& target : entry.targets) out->insert(target.data);
+  std::vector<uint64_t> capturing;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (const auto& [id, entry] : entries_) {
+      if (entry.capturing) capturing.push_back(id);
+      for (const CaptureTarget& target : entry.targets) out->insert(target.data);
+    }
   }
-  return true;
+  // Captures that began before the bump: each finishes in a moment (later ones capture into
+  // the current phase and are not waited for).
+  for (uint64_t id : capturing) {
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        auto it = entries_.find(id);
+        if (it == entries_.end() || !it->second.capturing) {
+          if (it != entries_.end()) {
+            for (const CaptureTarget& target : it->second.targets) out->insert(target.data);
+          }
+          break;
+        }
+      }
+      std::this_thread::yield();
+    }
+  }
 }
 
 void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {

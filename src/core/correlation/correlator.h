@@ -52,10 +52,9 @@ class Correlator : public BackendSink {
   // The one-line loss warning for the counters so far ("" when nothing was lost).
   std::string LossWarning();
   // Phase completion (profiler.md §3.11): adds to `out` the data of every launch whose
-  // records have not all arrived. Returns false when that cannot be told right now (a launch
-  // is being stored, or a record applied, outside the ring): ask again later. Reads every busy
-  // ring slot, so it runs on the phase writer's thread or an API thread, never per launch.
-  bool CollectDataInFlight(std::unordered_set<const Data*>* out);
+  // records have not all arrived (or are being applied). Reads every busy ring slot, so it runs
+  // on the phase writer's thread or an API thread, never per launch.
+  void CollectDataInFlight(std::unordered_set<const Data*>* out);
   LossCounters counters();
   size_t pending_entries();        // tests: correlation entries alive
   size_t heap_entries();           // tests: entries outside the preallocated ring
@@ -99,6 +98,7 @@ class Correlator : public BackendSink {
     std::vector<CaptureTarget> targets;
     std::vector<std::shared_ptr<Data>> owners;  // keep the targets' data alive
     uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
+    bool capturing = false;  // made by a launch whose capture has not finished
   };
   Slot* Ring();
   // Takes `slot` for a new launch (key kBusy): free, or held by an unknown-count launch.
@@ -124,9 +124,6 @@ class Correlator : public BackendSink {
   std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;
   LossCounters counters_;
   std::atomic<uint64_t> max_completed_{0};
-  // Map-path launches between their capture and their entry, and map-path records between
-  // leaving their entry and being applied: CollectDataInFlight cannot see their data.
-  std::atomic<int> unseen_in_flight_{0};
 };
 
 }  // namespace proton

@@ -60,7 +60,22 @@ WriterState* StateForThisProcess(bool start) {
   return g_state;
 }
 
+std::mutex g_stats_mutex;
+PartWriteStats g_stats;
+
 }  // namespace
+
+PartWriteStats PhaseWriter::Stats() {
+  std::lock_guard<std::mutex> lock(g_stats_mutex);
+  return g_stats;
+}
+
+void PhaseWriter::AddWritten(uint64_t bytes, double seconds) {
+  std::lock_guard<std::mutex> lock(g_stats_mutex);
+  ++g_stats.parts;
+  g_stats.bytes += bytes;
+  g_stats.seconds += seconds;
+}
 
 void PhaseWriter::Wake() {
   WriterState* state = StateForThisProcess(/*start=*/true);

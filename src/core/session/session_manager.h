@@ -64,9 +64,8 @@ class SessionManager {
   std::vector<std::shared_ptr<Session>> TargetsLocked(std::optional<int> session, Status* status);
   DeviceTable DevicesForLocked(Data& data);
   Status WriteSessionLocked(Session& session, std::string_view format);
-  // Marks complete every sealed phase of `sessions` with no launch in flight. Returns false
-  // when that could not be told now (Correlator::CollectDataInFlight).
-  bool UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions);
+  // Marks complete every sealed phase of `sessions` with no launch in flight.
+  void UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions);
   void StopBackendIfUnusedLocked();
   // Starts the shared backend when none runs. In CLI mode a refusal sets
   // cli_backend_refused_ and returns OK; for the API it returns the backend's error.

@@ -3,6 +3,7 @@
 // waits for a record (Correlator::CollectDataInFlight), whatever order records arrive in.
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <unordered_set>
 
 #include "core/config/config.h"
@@ -34,11 +35,16 @@ void WritePart(const PartJob& job) {
   if (!st.ok()) {
     std::fprintf(stderr, "[proton] error: phase %d of session %d not written: %s\n", job.phase,
                  s.id, st.message().c_str());
-  } else if (GetConfig().data_flush_timing) {
-    std::fprintf(stderr, "[proton] flushed phase %d of session %d to %s in %.3f ms\n", job.phase,
-                 s.id, path.c_str(), ms);
-  } else if (GetConfig().verbose) {
-    std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  } else {
+    std::error_code ec;
+    uintmax_t size = std::filesystem::file_size(path, ec);
+    PhaseWriter::AddWritten(ec ? 0 : size, ms / 1000.0);
+    if (GetConfig().data_flush_timing) {
+      std::fprintf(stderr, "[proton] flushed phase %d of session %d to %s: %ju bytes in %.3f ms\n",
+                   job.phase, s.id, path.c_str(), ec ? uintmax_t{0} : size, ms);
+    } else if (GetConfig().verbose) {
+      std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+    }
   }
   // Freed now; threads that still hold the data from before their next refresh keep only an
   // empty tree, and a late record for it is dropped as stale.
@@ -47,18 +53,17 @@ void WritePart(const PartJob& job) {
 
 }  // namespace
 
-bool SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions) {
+void SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions) {
   bool any_sealed = false;
   for (const auto& s : sessions) any_sealed = any_sealed || !s->phases.SealedIncomplete().empty();
-  if (!any_sealed) return true;
+  if (!any_sealed) return;
   std::unordered_set<const Data*> in_flight;
-  if (!correlator_->CollectDataInFlight(&in_flight)) return false;
+  correlator_->CollectDataInFlight(&in_flight);
   for (const auto& s : sessions) {
     for (auto [phase, data] : s->phases.SealedIncomplete()) {
       if (in_flight.count(data) == 0) s->phases.MarkComplete(phase);
     }
   }
-  return true;
 }
 
 Result<int> SessionManager::AdvancePhase(int session) {
@@ -99,7 +104,7 @@ bool SessionManager::WriteCompletedParts() {
     bool sealed = false;
     for (auto& s : periodic) sealed = sealed || !s->phases.SealedIncomplete().empty();
     if (sealed && backend_ != nullptr) backend_->FlushCompleted();
-    if (!UpdateCompletionLocked(periodic)) waiting = true;
+    UpdateCompletionLocked(periodic);
     for (auto& s : periodic) {
       for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
         jobs.push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
