@@ -289,12 +289,10 @@ Status SessionManager::WriteSessionLocked(Session& session, std::string_view for
   DeviceTable devices = DevicesForLocked(*session.data);
   std::string path =
       IsStdoutName(session.name) ? "-" : OutputPathFor(session.name, format, session.default_name);
-  OutputFile file;
-  PROTON_RETURN_IF_ERROR(file.Open(path));
-  ChunkSink sink = [&file](std::string_view chunk) { (void)file.Write(chunk); };
-  std::string buffer;
-  PROTON_RETURN_IF_ERROR(Serialize(*session.data, devices, format, buffer, &sink));
-  PROTON_RETURN_IF_ERROR(file.Commit());
+  PROTON_RETURN_IF_ERROR(WriteStreamed(path, [&](const ChunkSink& sink) {
+    std::string buffer;
+    return Serialize(*session.data, devices, format, buffer, &sink);
+  }));
   if (GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
   return Status();
 }
