@@ -1,5 +1,7 @@
 // The public C++ API (include/proton/proton.h): thin forwarding to the session manager and the
 // per-thread context sources. With PROTON_RECORD, each call is also recorded (recorder.h).
+#include <new>
+
 #include "core/context/thread_context.h"
 #include "core/record/recorder.h"
 #include "core/session/cli_mode.h"
@@ -8,8 +10,23 @@
 
 namespace proton {
 
+namespace {
+
+// The name becomes a path: a NUL byte would silently cut it short (open() stops there), so it
+// is refused as Python's open() refuses it.
+Status CheckName(const std::optional<std::string>& name) {
+  if (name && name->find('\0') != std::string::npos) {
+    return Status::Error("embedded null byte", ErrorKind::kValue);
+  }
+  return Status();
+}
+
+}  // namespace
+
 Result<std::optional<int>> Start(const StartOptions& options) {
-  auto result = SessionManager::Get().Start(options, /*cli_start=*/false);
+  Status name_ok = CheckName(options.name);
+  auto result = name_ok.ok() ? SessionManager::Get().Start(options, /*cli_start=*/false)
+                             : Result<std::optional<int>>(name_ok);
   if (Recording()) {
     RecordLine line("start");
     if (options.name) {
@@ -34,7 +51,14 @@ Status Deactivate(std::optional<int> session, bool flushing) {
 }
 Status Finalize(std::optional<int> session, std::string_view output_format) {
   if (Recording()) RecordLine("finalize").OptInt("session", session).Str("format", output_format);
-  Status st = SessionManager::Get().Finalize(session, output_format);
+  Status st;
+  try {
+    st = SessionManager::Get().Finalize(session, output_format);
+  } catch (const std::bad_alloc&) {
+    // Out of memory outside the file write (which reports it itself): an error, never an
+    // exception into the program (an abort of a Python process, or of its exit).
+    st = Status::Error("out of memory while finalizing", ErrorKind::kRuntime);
+  }
   if (Recording()) RecordLine("call_end");
   return st;
 }

@@ -80,6 +80,28 @@ bool IsPythonContext(const std::string& context) {
   return lower == "python";
 }
 
+// Out of memory is an error value here too (api.cc), so the program's exit status stays.
+void FinalizeAndReport() {
+  Status status = Finalize(std::nullopt);
+  if (!status.ok()) {
+    std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
+                 status.message().c_str());
+  }
+}
+
+bool ShouldWrite() {
+  if (!GetCliConfig().enabled || !IsCommandLineMode()) return false;
+  return IsRootProcess() || HasRecordedAnything();
+}
+
+// The signal writer thread's write (§2.10). It finalizes even when profiling is already off:
+// an exit-time write in progress holds the session manager's lock, so this waits for that
+// write to complete (and finds nothing left) instead of letting the re-raised signal cut it
+// short; a session not yet written is written here.
+void FinalizeOnSignal() {
+  if (ShouldWrite()) FinalizeAndReport();
+}
+
 }  // namespace
 
 bool InstallCliProcess() {
@@ -92,7 +114,7 @@ bool InstallCliProcess() {
   std::atexit(AtExit);
   // Installed at load, before any session: a signal that arrives before session 0 exists
   // just re-raises (FinalizeProcess finds nothing to write).
-  InstallSignalWriter(FinalizeProcess);
+  InstallSignalWriter(FinalizeOnSignal);
   return true;
 }
 
@@ -148,17 +170,11 @@ bool WarnIfCudaRanUnprofiled() {
 }
 
 void FinalizeProcess() {
-  if (!GetCliConfig().enabled || !IsCommandLineMode()) return;
-  if (!ProfilingOn()) return;  // nothing started, or already finalized
-  if (!IsRootProcess() && !HasRecordedAnything()) {
-    return;
+  if (ShouldWrite() && ProfilingOn()) {  // not: nothing started, or already finalized
+    WarnIfCudaRanUnprofiled();
+    FinalizeAndReport();
   }
-  WarnIfCudaRanUnprofiled();
-  Status status = Finalize(std::nullopt);
-  if (!status.ok()) {
-    std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
-                 status.message().c_str());
-  }
+  AwaitDeathIfSignalled();
 }
 
 }  // namespace proton::cli

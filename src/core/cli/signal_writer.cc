@@ -23,9 +23,14 @@ bool g_installed[4] = {false, false, false, false};
 std::atomic<bool> g_started{false};
 std::atomic<int> g_grace_seconds{10};
 std::function<void()>* g_write_profile = nullptr;
+// The first signal the handler saw (0: none); lock-free, so the handler may store it.
+std::atomic<int> g_received{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 void Handler(int signal_number) {
   const int saved = errno;
+  int none = 0;
+  g_received.compare_exchange_strong(none, signal_number);
   unsigned char byte = static_cast<unsigned char>(signal_number);
   ssize_t ignored = write(g_pipe[1], &byte, 1);
   (void)ignored;
@@ -100,6 +105,7 @@ void SignalWriterAfterForkChild() {
     if (g_installed[i]) signal(kSignals[i], SIG_DFL);
     g_installed[i] = false;
   }
+  g_received.store(0);
   close(g_pipe[0]);
   close(g_pipe[1]);
   g_pipe[0] = g_pipe[1] = -1;
@@ -107,5 +113,12 @@ void SignalWriterAfterForkChild() {
 }
 
 void SetSignalGraceSeconds(int seconds) { g_grace_seconds.store(seconds); }
+
+void AwaitDeathIfSignalled() {
+  if (g_received.load() == 0) return;
+  // The writer thread re-raises the signal once the profile is written (or the grace timeout
+  // does); until then this thread must not finish the process's exit.
+  for (;;) pause();
+}
 
 }  // namespace proton::cli

@@ -20,4 +20,9 @@ void SignalWriterAfterForkChild();
 // Grace timeout of the whole write (tests shorten it).
 void SetSignalGraceSeconds(int seconds);
 
+// For the exit path, after its own write: when one of our handlers caught a signal, waits
+// (never returns) for the writer thread to re-raise it, so a signal that arrived during the
+// exit-time write still ends the process by that signal, after the profile is complete.
+void AwaitDeathIfSignalled();
+
 }  // namespace proton::cli

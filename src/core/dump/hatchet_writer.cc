@@ -9,21 +9,31 @@
 namespace proton {
 namespace {
 
-// Emits newline+indent in pretty mode, nothing in compact mode.
+// Emits newline+indent in pretty mode, nothing in compact mode. The indentation grows by 8
+// bytes per tree level, so at depth 100,000 one line starts with 800 KB of spaces: they go out
+// in blocks, handing full chunks to the sink, so the buffer never holds more than a chunk.
 class Layout {
  public:
-  Layout(std::string& out, bool pretty) : out_(out), pretty_(pretty) {}
+  Layout(std::string& out, bool pretty, const WriteOptions* options = nullptr)
+      : out_(out), pretty_(pretty), options_(options) {}
   void Line(size_t indent) {
     if (!pretty_) return;
     out_.push_back('\n');
-    out_.append(indent, ' ');
+    while (indent > 0) {
+      size_t n = std::min(indent, kIndentBlock);
+      out_.append(n, ' ');
+      indent -= n;
+      if (options_ != nullptr) MaybeFlushChunk(*options_, out_);
+    }
   }
   const char* colon() const { return pretty_ ? ": " : ":"; }
   bool pretty() const { return pretty_; }
 
  private:
+  static constexpr size_t kIndentBlock = 1 << 12;
   std::string& out_;
   bool pretty_;
+  const WriteOptions* options_;
 };
 
 template <typename T, typename Fn>
@@ -160,7 +170,7 @@ void WriteDeviceTableJson(const DeviceTable& devices, std::string& out, bool pre
 
 void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
                   std::string& out, bool pretty) {
-  Layout layout(out, pretty);
+  Layout layout(out, pretty, &options);
   const ContextTree& tree = data.tree();
   std::vector<uint32_t> offsets, kids;
   tree.SortedChildren(&offsets, &kids);
@@ -186,6 +196,9 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
       out.push_back('[');
     }
     stack.push_back(Item{node, offsets[node]});
+    // A chain of first children opens without closing anything: flush here too, or the
+    // whole descent (quadratic in depth with its indentation) would pile up in `out`.
+    MaybeFlushChunk(options, out);
   };
   open(kRootNode, 4);
   while (!stack.empty()) {

@@ -103,5 +103,31 @@ TEST(HatchetWriter, DeepTreeWithoutRecursion) {
   EXPECT_EQ(out.substr(out.size() - 5), "},{}]");
 }
 
+// The pretty layout is quadratic in depth (4 spaces per level and line), so a deep tree's text
+// must reach the sink in bounded chunks, whatever the depth: descent and indentation included.
+TEST(HatchetWriter, DeepPrettyTreeStreamsInBoundedChunks) {
+  TreeData data;
+  NodeRef n = data.Root();
+  constexpr int kDepth = 3000;
+  for (int i = 0; i < kDepth; ++i) n = data.Child(n, "d");
+  size_t total = 0, largest = 0, opens = 0;
+  ChunkSink sink = [&](std::string_view chunk) {
+    total += chunk.size();
+    largest = std::max(largest, chunk.size());
+    for (size_t p = chunk.find("\"children\""); p != std::string_view::npos;
+         p = chunk.find("\"children\"", p + 1)) {
+      ++opens;
+    }
+  };
+  WriteOptions options;
+  options.chunk_sink = &sink;
+  std::string out;
+  data.WithLock([&] { WriteHatchet(data, {}, options, out); });
+  EXPECT_GT(total, size_t{8} * kDepth * kDepth / 2);  // the file is large...
+  EXPECT_LE(largest, kChunkBytes + (1 << 16));        // ...the buffer is not
+  EXPECT_TRUE(out.empty());
+  EXPECT_EQ(opens, size_t{kDepth} + 1);
+}
+
 }  // namespace
 }  // namespace proton

@@ -12,13 +12,11 @@
 
 #include "core/backend/backend.h"
 #include "core/data/tree_data.h"
+#include "core/dump/output_file.h"  // ChunkSink
 
 namespace proton {
 
 using DeviceTable = std::map<uint32_t, DeviceInfo>;
-
-// Receives the output in chunks when set (see WriteOptions::chunk_sink).
-using ChunkSink = std::function<void(std::string_view)>;
 
 struct WriteOptions {
   // Triton 3.6 (and ours, formats.md §6) puts a 0 on ROOT for every inclusive flexible metric;

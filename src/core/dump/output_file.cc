@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 
 namespace proton {
 namespace {
@@ -29,13 +30,26 @@ Status CannotWrite(const std::string& path, const std::string& why) {
   return Status::Error("cannot write " + path + ": " + why, ErrorKind::kRuntime);
 }
 
+// A hidden name that no reader takes for a profile (it ends in .tmp, not in a format's
+// suffix) and that is short whatever the target's name, so it fits where the target fits.
+std::string TempName() {
+  static std::atomic<unsigned> counter{0};
+  return ".proton-" + std::to_string(::getpid()) + "-" + std::to_string(counter.fetch_add(1)) +
+         ".tmp";
+}
+
+std::string ProcFdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
+
+// Thrown by WriteStreamed's sink at the first write error, so the producer stops at once
+// instead of formatting the rest of the profile for nothing; caught in WriteStreamed.
+struct StopProducing {};
+
 }  // namespace
 
 OutputFile::~OutputFile() {
-  if (fd_ >= 0 && !stdout_) {
-    ::close(fd_);
-    ::unlink(temp_.c_str());
-  }
+  if (fd_ >= 0 && !stdout_) ::close(fd_);
+  if (!temp_.empty()) ::unlinkat(dir_fd_, temp_.c_str(), 0);
+  if (dir_fd_ >= 0) ::close(dir_fd_);
 }
 
 Status OutputFile::Open(const std::string& path) {
@@ -53,11 +67,52 @@ Status OutputFile::Open(const std::string& path) {
     fs::create_directories(target.parent_path(), ec);
     if (ec) return CannotWrite(path, "cannot create its directory: " + ec.message());
   }
-  static std::atomic<unsigned> counter{0};
-  temp_ = path + ".tmp" + std::to_string(::getpid()) + "_" + std::to_string(counter.fetch_add(1));
-  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd_ < 0) return CannotWrite(path, std::strerror(errno));
-  return Status();
+  base_ = target.filename().string();
+  if (base_.empty() || base_ == "." || base_ == "..") return CannotWrite(path, "not a file name");
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  dir_fd_ = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dir_fd_ < 0) return CannotWrite(path, std::strerror(errno));
+  // A name the directory cannot hold fails now, before any byte is produced.
+  long name_max = ::fpathconf(dir_fd_, _PC_NAME_MAX);
+  if (name_max > 0 && base_.size() > static_cast<size_t>(name_max)) {
+    return CannotWrite(path, std::strerror(ENAMETOOLONG));
+  }
+  fd_ = ::openat(dir_fd_, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  // Commit names the unnamed file through /proc; without /proc, use a named file from the start.
+  if (fd_ >= 0 && ::access(ProcFdPath(fd_).c_str(), F_OK) == 0) {
+    unnamed_ = true;
+    return Status();
+  }
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  return OpenNamedTemp();
+}
+
+Status OutputFile::OpenNamedTemp() {
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = TempName();
+    fd_ = ::openat(dir_fd_, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ >= 0) {
+      temp_ = std::move(name);
+      return Status();
+    }
+    if (errno != EEXIST) break;  // a stale file of an earlier process with our pid: next name
+  }
+  return CannotWrite(path_, std::strerror(errno));
+}
+
+Status OutputFile::LinkUnnamed() {
+  const std::string source = ProcFdPath(fd_);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = TempName();
+    if (::linkat(AT_FDCWD, source.c_str(), dir_fd_, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      temp_ = std::move(name);
+      unnamed_ = false;
+      return Status();
+    }
+    if (errno != EEXIST) break;
+  }
+  return CannotWrite(path_, std::strerror(errno));
 }
 
 Status OutputFile::Write(std::string_view bytes) {
@@ -71,14 +126,32 @@ Status OutputFile::Write(std::string_view bytes) {
 
 Status OutputFile::Commit() {
   if (stdout_ || fd_ < 0) return error_;
+  if (error_.ok() && unnamed_) error_ = LinkUnnamed();
   int fd = fd_;
   fd_ = -1;
   if (::close(fd) != 0 && error_.ok()) error_ = CannotWrite(path_, std::strerror(errno));
-  if (error_.ok() && std::rename(temp_.c_str(), path_.c_str()) != 0) {
+  if (error_.ok() && ::renameat(dir_fd_, temp_.c_str(), dir_fd_, base_.c_str()) != 0) {
     error_ = CannotWrite(path_, std::strerror(errno));
   }
-  if (!error_.ok()) ::unlink(temp_.c_str());
+  if (error_.ok()) temp_.clear();  // renamed: nothing left to remove
   return error_;
+}
+
+Status WriteStreamed(const std::string& path,
+                     const std::function<Status(const ChunkSink&)>& produce) {
+  OutputFile file;
+  PROTON_RETURN_IF_ERROR(file.Open(path));
+  ChunkSink sink = [&file](std::string_view chunk) {
+    if (!file.Write(chunk).ok()) throw StopProducing{};
+  };
+  try {
+    PROTON_RETURN_IF_ERROR(produce(sink));
+  } catch (const StopProducing&) {
+    return file.error();
+  } catch (const std::bad_alloc&) {
+    return CannotWrite(path == "-" ? "to stdout" : path, "out of memory");
+  }
+  return file.Commit();
 }
 
 Status WriteFileAtomic(const std::string& path, std::string_view bytes) {

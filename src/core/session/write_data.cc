@@ -61,12 +61,10 @@ Status SerializeData(Data& data, const DeviceTable& devices, std::string_view fo
 
 Status WriteDataFile(Data& data, const DeviceTable& devices, const std::string& path,
                      std::string_view format, bool pretty) {
-  OutputFile file;
-  PROTON_RETURN_IF_ERROR(file.Open(path));
-  ChunkSink sink = [&file](std::string_view chunk) { (void)file.Write(chunk); };
-  std::string buffer;
-  PROTON_RETURN_IF_ERROR(SerializeData(data, devices, format, pretty, buffer, &sink));
-  return file.Commit();
+  return WriteStreamed(path, [&](const ChunkSink& sink) {
+    std::string buffer;
+    return SerializeData(data, devices, format, pretty, buffer, &sink);
+  });
 }
 
 std::string PartName(std::string_view name, int phase) {

@@ -19,14 +19,17 @@
 namespace proton::test {
 namespace {
 thread_local uint64_t t_allocations = 0;
+thread_local uint64_t t_fail_above = 0;
 }  // namespace
 
 bool AllocationCountingAvailable() { return PROTON_COUNT_ALLOCATIONS != 0; }
 uint64_t ThreadAllocations() { return t_allocations; }
+void FailThreadAllocationsAbove(uint64_t bytes) { t_fail_above = bytes; }
 
 #if PROTON_COUNT_ALLOCATIONS
 void* CountedAlloc(std::size_t size) {
   ++t_allocations;
+  if (t_fail_above != 0 && size > t_fail_above) throw std::bad_alloc();
   void* p = std::malloc(size == 0 ? 1 : size);
   if (p == nullptr) throw std::bad_alloc();
   return p;
