@@ -1,6 +1,8 @@
 // TraceData; see trace_data.h.
 #include "core/data/trace_data.h"
 
+#include <algorithm>
+
 namespace proton {
 
 Status MergeFlexMetrics(std::vector<FlexMetric>& into, const Metrics& metrics, bool replace) {
@@ -35,7 +37,7 @@ bool TraceData::IsCurrentLocked(ScopeEventRef ref) const {
 ScopeEventRef TraceData::BeginScope(uint64_t thread, std::string_view name, uint64_t ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   MarkRecorded();
-  scopes_.push_back(ScopeEvent{thread, std::string(name), ns, 0, {}});
+  scopes_.push_back(ScopeEvent{thread, std::string(name), ns, ns, true, {}});
   return ScopeEventRef{static_cast<uint32_t>(scopes_.size() - 1),
                        generation_.load(std::memory_order_relaxed)};
 }
@@ -44,7 +46,8 @@ void TraceData::EndScope(ScopeEventRef ref, uint64_t ns) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!IsCurrentLocked(ref)) return;
   ScopeEvent& scope = scopes_[ref.index];
-  scope.end_ns = ns > scope.start_ns ? ns : scope.start_ns + 1;  // 0 means open
+  scope.end_ns = std::max(ns, scope.start_ns);
+  scope.open = false;
 }
 
 Status TraceData::AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics) {

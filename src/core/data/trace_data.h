@@ -28,7 +28,8 @@ struct ScopeEvent {
   uint64_t thread;
   std::string name;
   uint64_t start_ns;
-  uint64_t end_ns;  // 0 while open
+  uint64_t end_ns;
+  bool open;  // not exited (yet): end_ns means nothing
   std::vector<FlexMetric> metrics;  // in order of first addition
 };
 

@@ -2,7 +2,6 @@
 #include "core/dump/chrome_trace_writer.h"
 
 #include <algorithm>
-#include <numeric>
 #include <unordered_map>
 
 #include "core/dump/json_text.h"
@@ -17,13 +16,17 @@ constexpr std::string_view kLanePrefix[kLaneKinds] = {"CPU Thread ", "GPU Stream
 
 class Lanes {
  public:
-  void Add(LaneKind kind, uint64_t id) { ids_[kind].push_back(id); }
-  // Sorts, removes duplicates and numbers the lanes; call once after every Add.
+  // Per event: a trace has few lanes and consecutive events mostly share one.
+  void Add(LaneKind kind, uint64_t id) {
+    std::vector<uint64_t>& ids = ids_[kind];
+    if (!ids.empty() && ids.back() == id) return;
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  // Sorts and numbers the lanes; call once after every Add.
   void Number() {
     uint32_t next = 0;
     for (int k = 0; k < kLaneKinds; ++k) {
       std::sort(ids_[k].begin(), ids_[k].end());
-      ids_[k].erase(std::unique(ids_[k].begin(), ids_[k].end()), ids_[k].end());
       first_[k] = next;
       next += static_cast<uint32_t>(ids_[k].size());
     }
@@ -125,7 +128,7 @@ class TraceWriter {
     first_event_ = false;
   }
   void Flush() { MaybeFlushChunk(options_, out_); }
-  uint64_t ScopeEnd(const ScopeEvent& s) const { return s.end_ns != 0 ? s.end_ns : last_; }
+  uint64_t ScopeEnd(const ScopeEvent& s) const { return s.open ? last_ : s.end_ns; }
 
   const TraceData& data_;
   const std::vector<TraceEvent>& events_;
@@ -133,7 +136,12 @@ class TraceWriter {
   std::string& out_;
   WriteOptions options_;
   Lanes lanes_;
-  std::vector<uint32_t> kernel_order_;
+  struct KernelKey {
+    uint64_t start_ns;
+    uint32_t tid;
+    uint32_t index;  // into events_
+  };
+  std::vector<KernelKey> kernel_order_;
   uint64_t base_ = 0;  // earliest timestamp
   uint64_t last_ = 0;  // latest timestamp: where still-open scopes end
   bool first_event_ = true;
@@ -157,22 +165,25 @@ void TraceWriter::CollectLanesAndTimes() {
   for (const ScopeEvent& s : scopes_) {
     lanes_.Add(kCpuLane, s.thread);
     see(s.start_ns);
-    if (s.end_ns != 0) see(s.end_ns);
+    if (!s.open) see(s.end_ns);
   }
   lanes_.Number();
   base_ = first == UINT64_MAX ? 0 : first;
   // Lane by lane; within a lane by start time. Records arrive in buffer order, which is not
   // always start order, and trace viewers expect each lane in time order.
+  // The keys are sorted themselves (no indirection: 1M events sort in cache-friendly runs);
+  // the index breaks ties, so the order is that of a stable sort.
   kernel_order_.resize(events_.size());
-  std::iota(kernel_order_.begin(), kernel_order_.end(), 0u);
-  std::vector<uint32_t> tids(events_.size());
-  for (size_t i = 0; i < events_.size(); ++i) {
-    tids[i] = lanes_.Tid(KernelLane(events_[i]), events_[i].stream_id);
+  for (uint32_t i = 0; i < events_.size(); ++i) {
+    const TraceEvent& e = events_[i];
+    kernel_order_[i] = KernelKey{e.start_ns, lanes_.Tid(KernelLane(e), e.stream_id), i};
   }
-  std::stable_sort(kernel_order_.begin(), kernel_order_.end(), [&](uint32_t a, uint32_t b) {
-    if (tids[a] != tids[b]) return tids[a] < tids[b];
-    return events_[a].start_ns < events_[b].start_ns;
-  });
+  std::sort(kernel_order_.begin(), kernel_order_.end(),
+            [](const KernelKey& a, const KernelKey& b) {
+              if (a.tid != b.tid) return a.tid < b.tid;
+              if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+              return a.index < b.index;
+            });
 }
 
 void TraceWriter::AppendTail(std::string_view ph, uint32_t tid, uint64_t ns) {
@@ -213,8 +224,8 @@ void TraceWriter::WriteKernels() {
   // The args/cat prefix and name of an event depend only on its leaf: cache them per node.
   std::unordered_map<uint32_t, std::pair<std::string, std::string>> cache;
   const ContextTree& tree = data_.tree();
-  for (uint32_t index : kernel_order_) {
-    const TraceEvent& e = events_[index];
+  for (const KernelKey& key : kernel_order_) {
+    const TraceEvent& e = events_[key.index];
     auto it = cache.find(e.node);
     if (it == cache.end()) {
       std::string head = "{\"args\":{\"call_stack\":[";
@@ -231,13 +242,17 @@ void TraceWriter::WriteKernels() {
       head.append("},\"cat\":\"kernel\",\"dur\":");
       std::string name = ",\"name\":";
       AppendJsonString(name, tree.name(e.node));
+      name.append(",\"ph\":\"X\",\"pid\":0,\"tid\":");
       it = cache.emplace(e.node, std::make_pair(std::move(head), std::move(name))).first;
     }
     Separate();
     out_.append(it->second.first);
     AppendDur(e.start_ns, e.end_ns);
     out_.append(it->second.second);
-    AppendTail("X", lanes_.Tid(KernelLane(e), e.stream_id), e.start_ns);
+    AppendJsonUint(out_, key.tid);
+    out_.append(",\"ts\":");
+    AppendTs(e.start_ns);
+    out_.push_back('}');
     Flush();
   }
 }
@@ -271,8 +286,8 @@ void TraceWriter::WriteScopes(bool metrics) {
 
 void TraceWriter::WriteFlows() {
   uint64_t id = 0;
-  for (uint32_t index : kernel_order_) {
-    const TraceEvent& e = events_[index];
+  for (const KernelKey& key : kernel_order_) {
+    const TraceEvent& e = events_[key.index];
     ++id;  // the kernel's position in the file: unique per flow
     if (e.launch_ns == 0) continue;
     Separate();
@@ -283,7 +298,7 @@ void TraceWriter::WriteFlows() {
     out_.append(",{\"bp\":\"e\",\"cat\":\"flow\",\"id\":");
     AppendJsonUint(out_, id);
     out_.append(",\"name\":\"launch->kernel\"");
-    AppendTail("f", lanes_.Tid(KernelLane(e), e.stream_id), e.start_ns);
+    AppendTail("f", key.tid, e.start_ns);
     Flush();
   }
 }
