@@ -166,23 +166,34 @@ void BM_WriteMsgpack1M(benchmark::State& state) {
 }
 BENCHMARK(BM_WriteMsgpack1M)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+// 1M kernel events on 2 streams; `flows`: each launched by one of 2 threads inside one of
+// 1000 scopes, so the file also holds CPU lanes, scope events and a flow pair per kernel.
+TraceData* MakeTrace1M(bool flows) {
+  auto* d = new TraceData();
+  std::vector<NodeRef> leaves;
+  for (int s = 0; s < 100; ++s) {
+    NodeRef scope = d->Child(d->Root(), "scope_" + std::to_string(s));
+    leaves.push_back(d->Child(scope, "kernel_name_of_typical_length"));
+  }
+  KernelRecord r;
+  ScopeEventRef scope;
+  for (uint64_t i = 0; i < 1'000'000; ++i) {
+    r.correlation_id = i + 1;
+    r.start_ns = 1'000'000 + i * 2345;
+    r.end_ns = r.start_ns + 1000 + i % 997;
+    r.stream_id = i % 3 == 0 ? 13 : 7;
+    if (flows) {
+      if (i % 1000 == 0) scope = d->BeginScope(1 + i % 2, "scope", r.start_ns - 900);
+      d->AddLaunch(r.correlation_id, 1 + i % 2, r.start_ns - 500);
+      if (i % 1000 == 999) d->EndScope(scope, r.start_ns);
+    }
+    d->AddKernel(leaves[i % leaves.size()], r, false);
+  }
+  return d;
+}
+
 void BM_WriteChromeTrace1M(benchmark::State& state) {
-  static TraceData* data = [] {
-    auto* d = new TraceData();
-    std::vector<NodeRef> leaves;
-    for (int s = 0; s < 100; ++s) {
-      NodeRef scope = d->Child(d->Root(), "scope_" + std::to_string(s));
-      leaves.push_back(d->Child(scope, "kernel_name_of_typical_length"));
-    }
-    KernelRecord r;
-    for (uint64_t i = 0; i < 1'000'000; ++i) {
-      r.start_ns = 1'000'000 + i * 2345;
-      r.end_ns = r.start_ns + 1000 + i % 997;
-      r.stream_id = i % 3 == 0 ? 13 : 7;
-      d->AddKernel(leaves[i % leaves.size()], r, false);
-    }
-    return d;
-  }();
+  static TraceData* data = MakeTrace1M(false);
   size_t bytes = 0;
   ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
   for (auto _ : state) {
@@ -192,6 +203,17 @@ void BM_WriteChromeTrace1M(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
 }
 BENCHMARK(BM_WriteChromeTrace1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+void BM_WriteChromeTrace1MFlows(benchmark::State& state) {
+  static TraceData* data = MakeTrace1M(true);
+  size_t bytes = 0;
+  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  for (auto _ : state) {
+    std::string out;
+    data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });
+  }
+  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+}
+BENCHMARK(BM_WriteChromeTrace1MFlows)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 }  // namespace proton

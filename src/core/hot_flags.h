@@ -16,7 +16,15 @@ struct alignas(64) HotFlags {
   // Event recording (core/record): -1 not decided yet (PROTON_RECORD is read at first use),
   // 0 off, 1 on.
   std::atomic<int> recording{-1};
+  // Nonzero when a launch has more to do than capture (kLaunchExtra* bits): the launch path
+  // tests this one word, so sessions without extras pay no instruction for them.
+  std::atomic<uint32_t> launch_extras{1};
 };
+
+// launch_extras bits. Recording: on, or not decided yet (the recorder keeps this bit).
+// Trace: some trace data exists, whose sessions stamp each launch (TraceData keeps this bit).
+inline constexpr uint32_t kLaunchExtraRecording = 1;
+inline constexpr uint32_t kLaunchExtraTrace = 2;
 
 inline HotFlags g_hot;
 

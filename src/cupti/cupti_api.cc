@@ -72,6 +72,7 @@ Status ResolveCuptiApi(void* handle, const std::string& path, CuptiApi* api) {
   PROTON_RESOLVE(api, "cuptiGetGraphId", get_graph_id);
   PROTON_RESOLVE(api, "cuptiGetGraphExecId", get_graph_exec_id);
   PROTON_RESOLVE(api, "cuptiGetGraphNodeId", get_graph_node_id);
+  PROTON_RESOLVE(api, "cuptiGetTimestamp", get_timestamp);
   PROTON_RESOLVE(api, "cuptiFinalize", finalize);
   return Status();
 }

@@ -47,6 +47,7 @@ struct CuptiApi {
   decltype(&::cuptiGetGraphId) get_graph_id = nullptr;
   decltype(&::cuptiGetGraphExecId) get_graph_exec_id = nullptr;
   decltype(&::cuptiGetGraphNodeId) get_graph_node_id = nullptr;
+  decltype(&::cuptiGetTimestamp) get_timestamp = nullptr;
   decltype(&::cuptiFinalize) finalize = nullptr;
 };
 

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -19,6 +20,16 @@
 
 namespace proton::cupti {
 namespace {
+
+// cuptiGetTimestamp of the started backend's table, for the plain-function trace clock.
+std::atomic<decltype(&::cuptiGetTimestamp)> g_get_timestamp{nullptr};
+
+uint64_t CuptiTimestamp() {
+  uint64_t ns = 0;
+  auto get = g_get_timestamp.load(std::memory_order_acquire);
+  if (get == nullptr || get(&ns) != CUPTI_SUCCESS) return 0;
+  return ns;
+}
 
 // Kept reachable (not freed, and not reported by LeakSanitizer) after a detach at exit.
 std::atomic<BufferPool*> g_pool_kept_at_exit{nullptr};
@@ -266,6 +277,12 @@ void CuptiBackend::DetachAtExit() {
   hot_.sink.store(nullptr, std::memory_order_release);
   SetBufferOwner(nullptr);
   g_pool_kept_at_exit.store(buffers_.release(), std::memory_order_release);
+}
+
+TimestampFn CuptiBackend::Timestamp() const {
+  if (cupti_ == nullptr || cupti_->get_timestamp == nullptr) return nullptr;
+  g_get_timestamp.store(cupti_->get_timestamp, std::memory_order_release);
+  return &CuptiTimestamp;
 }
 
 std::optional<DeviceInfo> CuptiBackend::QueryDevice(uint32_t device_id) {

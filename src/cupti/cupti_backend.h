@@ -39,6 +39,8 @@ class CuptiBackend final : public Backend {
   void FlushCompleted() override;
   void Stop() override;
   std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override;
+  // cuptiGetTimestamp: the clock of the activity records (design.md says why). After Start.
+  TimestampFn Timestamp() const override;
 
   // CUPTI entry points; the static trampolines in cupti_callbacks.cc forward here. Never throw.
   void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data);

@@ -135,6 +135,10 @@ CUptiResult FakeGetGraphNodeId(CUgraphNode node, uint64_t* id) {
   *id = IdOf(node);
   return CUPTI_SUCCESS;
 }
+CUptiResult FakeGetTimestamp(uint64_t* ns) {
+  *ns = 5'000'000'000;
+  return CUPTI_SUCCESS;
+}
 CUptiResult FakeFinalize() {
   g_fake.calls.push_back("finalize");
   return CUPTI_SUCCESS;
@@ -215,6 +219,7 @@ const CuptiApi* FakeCuptiApi() {
     a.get_graph_id = &FakeGetGraphId;
     a.get_graph_exec_id = &FakeGetGraphExecId;
     a.get_graph_node_id = &FakeGetGraphNodeId;
+    a.get_timestamp = &FakeGetTimestamp;
     a.finalize = &FakeFinalize;
     return a;
   }();

@@ -81,6 +81,11 @@ TEST(ReaderErrors, OpenAndContent) {
     EXPECT_EQ(Message(ParseProfile(s, "F")), "'F' is not a Proton tree profile") << s;
   EXPECT_EQ(Message(ParseProfile("{\"traceEvents\": []}\n{\"x\": 1}\n", "F")),
             "'F' is a Chrome trace, not a Proton tree profile");
+  // Our (Triton 3.7+) layout: traceEvents after baseTimeNanoseconds and displayTimeUnit.
+  EXPECT_EQ(Message(ParseProfile("{\"baseTimeNanoseconds\":0,\"displayTimeUnit\":\"us\","
+                                 "\"traceEvents\":[]}\n",
+                                 "F")),
+            "'F' is a Chrome trace, not a Proton tree profile");
   // A shape error in a truncated document is still "cannot read".
   EXPECT_EQ(Message(ParseProfile("[1, 2", "F")), "cannot read 'F': not a JSON or MessagePack profile");
   EXPECT_EQ(DisplayName("-"), "<stdin>");

@@ -26,10 +26,11 @@ PyObject* FakeRegister(PyObject*, PyObject*) {
 PyObject* FakeLaunch(PyObject*, PyObject* args) {
   const char* symbol = nullptr;
   unsigned long long duration_ns = 1000;
-  if (!PyArg_ParseTuple(args, "s|K:_fake_launch", &symbol, &duration_ns)) return nullptr;
+  unsigned int stream = 7;
+  if (!PyArg_ParseTuple(args, "s|KI:_fake_launch", &symbol, &duration_ns, &stream)) return nullptr;
   FakeBackend* fake = CurrentOrRaise();
   if (fake == nullptr) return nullptr;
-  return PyLong_FromUnsignedLongLong(fake->LaunchAndRun(symbol, duration_ns));
+  return PyLong_FromUnsignedLongLong(fake->LaunchAndRun(symbol, duration_ns, stream));
 }
 
 PyObject* FakeFlush(PyObject*, PyObject*) {

@@ -221,6 +221,33 @@ def strip_stack(stack):
     return tuple(f for f in stack if not REF_FRAME_DROP.search(f))
 
 
+def load_trace(path):
+    """A .chrome_trace of either layout (formats.md §4): Triton 3.6's one object per stream and
+    line (0 bytes when empty), or the 3.7+ single document. Returns one document."""
+    text = open(path).read()
+    try:
+        return json.loads(text) if text.strip() else {"traceEvents": []}
+    except json.JSONDecodeError:
+        events = []
+        for line in text.splitlines():
+            if line.strip():
+                events += json.loads(line).get("traceEvents", [])
+        return {"displayTimeUnit": "us", "traceEvents": events}
+
+
+def kernel_streams(doc):
+    """Stream id of each kernel event: its tid in 3.6; in 3.7+ the id in its lane's name
+    ("GPU Stream 7", "Graph: Stream 7")."""
+    lanes = {e["tid"]: e["args"]["name"] for e in doc.get("traceEvents", [])
+             if e.get("ph") == "M" and e.get("name") == "thread_name"}
+    streams = []
+    for e in doc.get("traceEvents", []):
+        if e.get("cat") == "kernel":
+            lane = lanes.get(e.get("tid"))
+            streams.append(int(lane.rsplit(" ", 1)[1]) if lane else e.get("tid"))
+    return streams
+
+
 def compare_traces(ref_doc, our_doc):
     problems, notes = [], []
     ref_ev = [e for e in ref_doc.get("traceEvents", []) if e.get("cat") == "kernel"]
@@ -235,18 +262,22 @@ def compare_traces(ref_doc, our_doc):
     if ref_stacks != our_stacks:
         diff = (our_stacks - ref_stacks) or (ref_stacks - our_stacks)
         problems.append(f"call stacks differ, e.g. {short(next(iter(diff)))}")
-    if len({e.get("tid") for e in ref_ev}) != len({e.get("tid") for e in our_ev}):
+    if len(set(kernel_streams(ref_doc))) != len(set(kernel_streams(our_doc))):
         problems.append("different number of streams")
     ts = [e["ts"] for e in our_ev]
-    if ts and min(ts) != 0.0:
-        problems.append(f"first ts {min(ts)} != 0.0")
+    # 3.6: ts from the first kernel; 3.7+: from baseTimeNanoseconds, the first event of any
+    # kind (a CPU scope or launch precedes the first kernel).
+    if ts and ("baseTimeNanoseconds" in our_doc and min(ts) < 0.0
+               or "baseTimeNanoseconds" not in our_doc and min(ts) != 0.0):
+        problems.append(f"first ts {min(ts)} is not where the trace starts")
     lanes = collections.defaultdict(list)  # our file: stream by stream, each in time order
     for e in our_ev:
         lanes[e.get("tid")].append(e["ts"])
     if any(lane != sorted(lane) for lane in lanes.values()):
         problems.append("ts not non-decreasing within a stream")
-    ref_keys = {tuple(sorted(e)) for e in ref_ev}
-    our_keys = {tuple(sorted(e)) for e in our_ev}
+    # Kernel events keep the 3.6 keys; the 3.7+ layout adds pid.
+    ref_keys = {tuple(sorted(set(e) - {"pid"})) for e in ref_ev}
+    our_keys = {tuple(sorted(set(e) - {"pid"})) for e in our_ev}
     if ref_keys != our_keys:
         problems.append(f"event keys {sorted(our_keys)} != {sorted(ref_keys)}")
     ref_dur, our_dur = sum(e["dur"] for e in ref_ev), sum(e["dur"] for e in our_ev)
@@ -260,7 +291,7 @@ def compare_traces(ref_doc, our_doc):
 
 def check_ours_only(kind, path):
     """The reference cannot write this case: check that ours is a valid, non-empty profile."""
-    doc = load_tree(path, kind) if kind != "trace" else json.load(open(path))
+    doc = load_tree(path, kind) if kind != "trace" else load_trace(path)
     if kind == "trace":
         return ([] if doc.get("traceEvents") else ["no events"]), ["ours only"]
     nodes, root, _ = flatten(doc, drop_frames=False)
@@ -282,8 +313,8 @@ def run_case(name, kind, ref_path, our_path, ref_rc, our_rc):
                 return "SKIP", [f"reference run exited {ref_rc}"], []
             ref_kind = "hatchet" if kind == "msgpack" else kind
             if kind == "trace":
-                problems, notes = compare_traces(json.load(open(ref_path)),
-                                                 json.load(open(our_path)))
+                problems, notes = compare_traces(load_trace(ref_path),
+                                                 load_trace(our_path))
             else:
                 problems, notes = compare_trees(load_tree(ref_path, ref_kind),
                                                 load_tree(our_path, kind))

@@ -170,16 +170,50 @@ def test_trace_data_events(tmp_path):
     run("""
 s = proton.start("tr", data="trace", backend="fake")
 launch("k0", 1000)
-with proton.scope("phase"):
-    launch("k1", 2000)
+with proton.scope("phase", {"loss": 2}):
+    launch("k1", 2000, 13)
+def worker():
+    with proton.scope("worker"):
+        launch("w", 500)
+t = threading.Thread(target=worker)
+t.start(); t.join()
 proton.finalize()
 """, tmp_path)
     text = (tmp_path / "tr.chrome_trace").read_text()
     assert text.endswith("\n") and text.count("\n") == 1
-    trace = json.loads(text)
-    assert trace["displayTimeUnit"] == "us"
+    with open(tmp_path / "tr.chrome_trace") as f:
+        trace = json.load(f)
+    assert trace["displayTimeUnit"] == "us" and trace["baseTimeNanoseconds"] > 0
     events = trace["traceEvents"]
-    assert [e["args"]["call_stack"] for e in events] == [["ROOT", "k0"],
-                                                          ["ROOT", "phase", "k1"]]
-    assert events[0]["ts"] == 0.0 and events[1]["dur"] == 2.0
-    assert all(e["ph"] == "X" and e["cat"] == "kernel" for e in events)
+    assert all(e["pid"] == 0 for e in events)
+    lanes = {e["args"]["name"]: e["tid"] for e in events
+             if e["ph"] == "M" and e["name"] == "thread_name"}
+    cpu = sorted(name for name in lanes if name.startswith("CPU Thread "))
+    assert len(cpu) == 2 and {"GPU Stream 7", "GPU Stream 13"} <= set(lanes)
+    assert len(set(lanes.values())) == len(lanes) == 4
+    kernels = {e["name"]: e for e in events if e.get("cat") == "kernel"}
+    assert [kernels[k]["args"]["call_stack"] for k in ("k0", "k1", "w")] == [
+        ["ROOT", "k0"], ["ROOT", "phase", "k1"], ["ROOT", "worker", "w"]]
+    assert kernels["k1"]["dur"] == 2.0 and kernels["k1"]["tid"] == lanes["GPU Stream 13"]
+    assert kernels["k0"]["tid"] == kernels["w"]["tid"] == lanes["GPU Stream 7"]
+    assert all(e["ph"] == "X" for e in kernels.values())
+    scopes = {e["name"]: e for e in events if e.get("cat") == "scope"}
+    assert set(scopes) == {"phase", "worker"}
+    assert scopes["phase"]["tid"] != scopes["worker"]["tid"]
+    (metric,) = [e for e in events if e.get("cat") == "metric"]
+    assert metric["name"] == "phase: <loss, 2>" and metric["tid"] == scopes["phase"]["tid"]
+    # Flows: "s" on the launching thread's lane, "f" (bp "e") at the kernel, same id.
+    flows = [e for e in events if e.get("cat") == "flow"]
+    assert all(e["name"] == "launch->kernel" for e in flows)
+    starts = {e["id"]: e for e in flows if e["ph"] == "s"}
+    ends = {e["id"]: e for e in flows if e["ph"] == "f"}
+    assert set(starts) == set(ends) and len(ends) == 3
+    for fid, end in ends.items():
+        assert end["bp"] == "e"
+        (name,) = [k for k, e in kernels.items() if (e["tid"], e["ts"]) == (end["tid"], end["ts"])]
+        start = starts[fid]
+        assert start["ts"] <= end["ts"]
+        if name == "w":
+            assert start["tid"] == scopes["worker"]["tid"]
+        else:
+            assert start["tid"] == scopes["phase"]["tid"]

@@ -1,5 +1,6 @@
 """Sessions (profiler.md §1.2, §1.3, §7.1 N12): ids, names, files, formats, errors."""
 
+import json
 import os
 
 import pytest
@@ -150,8 +151,9 @@ def test_output_format_errors_leave_no_file(tmp_path):
     proton.finalize(tree, "HATCHET_MSGPACK")
     proton.finalize(trace)
     assert (tmp_path / "tree.hatchet_msgpack").exists()
-    # A trace without kernels is an empty file (formats.md §4.1).
-    assert (tmp_path / "trace.chrome_trace").read_bytes() == b""
+    # A trace without events is the empty document, never a 0-byte file (formats.md §6).
+    assert json.loads((tmp_path / "trace.chrome_trace").read_text()) == {
+        "baseTimeNanoseconds": 0, "displayTimeUnit": "us", "traceEvents": []}
 
 
 def test_msgpack_file_matches_json(tmp_path):

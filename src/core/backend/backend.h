@@ -73,6 +73,10 @@ class BackendSink {
   virtual void OnGraphNodeReleased(uint64_t capture_key) { (void)capture_key; }
 };
 
+// A backend's clock: now, in ns on the clock of its kernel records (KernelRecord::start_ns).
+// A plain function, so that application threads can read it without touching the backend.
+using TimestampFn = uint64_t (*)();
+
 // Implemented by each backend. All methods run on the thread of the API call that needs them
 // (start/finalize/deactivate), never inside a vendor callback.
 class Backend {
@@ -93,6 +97,9 @@ class Backend {
   virtual void Stop() = 0;
   // Queried once per device id seen in a record, then cached by the core.
   virtual std::optional<DeviceInfo> QueryDevice(uint32_t device_id) = 0;
+  // The clock that trace data stamps CPU events with (scopes, launches), so that they share
+  // the kernels' time line; nullptr: the core's default (CLOCK_REALTIME).
+  virtual TimestampFn Timestamp() const { return nullptr; }
 };
 
 }  // namespace proton

@@ -85,13 +85,20 @@ uint64_t FakeBackend::Launch(std::string_view symbol, uint32_t expected_records)
   return id;
 }
 
+TimestampFn FakeBackend::Timestamp() const {
+  return [] {
+    FakeBackend* current = g_current.load();
+    return current == nullptr ? 0 : current->clock_ns_.fetch_add(kCpuTick);
+  };
+}
+
 uint64_t FakeBackend::LaunchAndRun(std::string_view symbol, uint64_t dur_ns, uint32_t stream) {
   uint64_t id = Launch(symbol);
   FakeRecord r;
   r.correlation_id = id;
   r.name = std::string(symbol);
-  r.start_ns = clock_ns_;
-  r.end_ns = clock_ns_ + dur_ns;
+  r.start_ns = clock_ns_.load();
+  r.end_ns = r.start_ns + dur_ns;
   r.stream_id = stream;
   clock_ns_ += dur_ns + 1000;
   Queue(std::move(r));

@@ -49,6 +49,10 @@ class FakeBackend : public Backend {
   int completed_flushes() const { return completed_flushes_.load(std::memory_order_relaxed); }
   void Stop() override;
   std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override;
+  // The fake GPU clock; each read advances it by kCpuTick, so that CPU events are ordered
+  // and a kernel starts after its launch.
+  TimestampFn Timestamp() const override;
+  static constexpr uint64_t kCpuTick = 100;
 
   // ---- driven by tests, on the thread that "launches" ----
   // A kernel launch: enter + exit callbacks with a fresh correlation id (restarting at 1 after
@@ -64,14 +68,14 @@ class FakeBackend : public Backend {
   void CompleteBuffer(const std::vector<size_t>& order = {});
   void Drop(uint64_t count);  // CUPTI reported dropped records
   BackendSink* sink() { return sink_; }
-  uint64_t clock_ns() const { return clock_ns_; }
+  uint64_t clock_ns() const { return clock_ns_.load(); }
   void set_device(uint32_t id, DeviceInfo info);
   int flush_count() const { return flush_count_; }
 
  private:
   BackendSink* sink_ = nullptr;
   uint64_t last_correlation_ = 0;
-  uint64_t clock_ns_ = 1'000'000;
+  std::atomic<uint64_t> clock_ns_{1'000'000};  // read by the trace clock on any thread
   std::deque<FakeRecord> queue_;
   std::vector<std::pair<uint32_t, DeviceInfo>> devices_;
   int flush_count_ = 0;

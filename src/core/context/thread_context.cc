@@ -10,7 +10,9 @@
 #include <array>
 #include <atomic>
 
+#include "core/backend/trace_clock.h"
 #include "core/context/python_frames.h"
+#include "core/data/trace_data.h"
 #include "core/session/session_manager.h"
 
 namespace proton {
@@ -24,6 +26,7 @@ struct Frame {
   std::string name;
   NodeRef node;         // the scope's node (shadow) or the captured python path (python)
   NodeRef metric_node;  // node + state frames at enter: where the scope's metrics go
+  ScopeEventRef trace_scope;  // trace sessions: the scope's CPU event
 };
 
 // The node last entered at one depth: a loop that re-enters the same scope finds its node
@@ -55,6 +58,7 @@ struct alignas(64) Stack {
   ContextKind context = ContextKind::kShadow;
   bool active = false;
   bool is_main = false;
+  bool trace = false;  // the data is TraceData: scopes and launches are stamped
   std::vector<Frame> frames;
   size_t next_launch = 0;  // round-robin replacement in `launches`
   alignas(64) std::array<LaunchCache, kLaunchCacheSize> launches{};
@@ -129,6 +133,7 @@ void Refresh(ThreadState& t) {
     stack.session_id = session->id;
     stack.context = session->context;
     stack.is_main = IsMain(t, *session);
+    stack.trace = session->data->is_trace();
     // Read after the epoch (Snapshot): a later change bumps the epoch again.
     stack.active = session->active.load(std::memory_order_acquire);
     stack.generation = stack.data->generation();
@@ -250,6 +255,23 @@ NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::str
   return BelowParent(t, stack, ContextParent(t, stack, python_fetched), leaf);
 }
 
+// Trace sessions keep CPU scope events (formats.md §4.4); nothing for tree sessions.
+void TraceScopeBegin(const Stack& stack, Frame& frame) {
+  if (!stack.trace) return;
+  frame.trace_scope = static_cast<TraceData*>(stack.data)
+                          ->BeginScope(TraceThreadId(), frame.name, TraceClockNs());
+}
+
+void TraceScopeEnd(const Stack& stack, const Frame& frame) {
+  if (!stack.trace || !frame.trace_scope.valid()) return;
+  static_cast<TraceData*>(stack.data)->EndScope(frame.trace_scope, TraceClockNs());
+}
+
+Status TraceScopeMetrics(const Stack& stack, const Frame& frame, const Metrics& metrics) {
+  if (!stack.trace || !frame.trace_scope.valid()) return Status();
+  return static_cast<TraceData*>(stack.data)->AddScopeEventMetrics(frame.trace_scope, metrics);
+}
+
 Stack* FindStack(ThreadState& t, int session_id) {
   for (Stack& s : t.stacks) {
     if (s.session->id == session_id) return &s;
@@ -283,8 +305,9 @@ void ContextEnterScope(uint64_t scope_id, std::string_view name) {
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (scope_id < s.first_scope_id) continue;
-    Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}};
+    Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}, ScopeEventRef{}};
     bool active = s.active.load(std::memory_order_acquire);
+    if (active) TraceScopeBegin(stack, frame);
     if (s.context == ContextKind::kShadow) {
       if (stack.frames.empty()) stack.base = IsMain(t, s) ? Root(stack) : MainTop(stack);
       if (active) {
@@ -333,6 +356,7 @@ Status ContextExitScope(uint64_t scope_id, std::string_view name) {
       result = Status::Error("Context stack is not balanced", ErrorKind::kRuntime);
       continue;
     }
+    TraceScopeEnd(stack, top);
     stack.frames.pop_back();
     Publish(t, stack);
   }
@@ -363,6 +387,7 @@ Status ContextAddScopeMetrics(uint64_t scope_id, const Metrics& metrics) {
       }
       Status st = stack.data->AddMetrics(frame.metric_node, metrics);
       if (!st.ok()) result = st;
+      if (Status traced = TraceScopeMetrics(stack, frame, metrics); !traced.ok()) result = traced;
       break;
     }
   }
@@ -483,6 +508,17 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
     target.name_known = !kernel_name.empty();
   }
   return count;
+}
+
+void ContextStampTraceLaunch(uint64_t correlation_id) {
+  ThreadState& t = State();
+  Refresh(t);
+  uint64_t now = 0;
+  for (Stack& stack : t.stacks) {
+    if (!stack.active || !stack.trace) continue;
+    if (now == 0) now = TraceClockNs();
+    static_cast<TraceData*>(stack.data)->AddLaunch(correlation_id, TraceThreadId(), now);
+  }
 }
 
 void CaptureGraphPaths(std::string_view kernel_name,

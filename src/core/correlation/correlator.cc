@@ -46,13 +46,30 @@ Correlator::Slot* Correlator::Ring() {
   return ring_ptr_.load(std::memory_order_acquire);
 }
 
-void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
-                               uint32_t expected_records) {
+namespace {
+
+// What a launch does besides capture, only while some session needs it (g_hot.launch_extras):
+// the recording's line, the trace sessions' launch stamp. Out of line, so that the launch path
+// of other sessions carries only the one flag test.
+[[gnu::noinline]] void LaunchExtras(uint64_t correlation_id, std::string_view kernel_name,
+                                    uint32_t expected_records) {
   if (Recording()) {
     RecordLine("launch_enter")
         .Uint("corr", correlation_id)
         .Str("name", kernel_name)
         .Uint("expected", expected_records);
+  }
+  if (g_hot.launch_extras.load(std::memory_order_relaxed) & kLaunchExtraTrace) {
+    ContextStampTraceLaunch(correlation_id);
+  }
+}
+
+}  // namespace
+
+void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
+                               uint32_t expected_records) {
+  if (g_hot.launch_extras.load(std::memory_order_relaxed) != 0) [[unlikely]] {
+    LaunchExtras(correlation_id, kernel_name, expected_records);
   }
   if (correlation_id == 0 || correlation_id == kBusy) {
     LaunchEnterSlow(correlation_id, kernel_name, expected_records);

@@ -437,21 +437,5 @@ TEST_F(CorrelatorTest, NvtxRangesNestWithScopesAndUnbalancedPopIsIgnored) {
   EXPECT_EQ(ContextDepth(id), 0);
 }
 
-TEST_F(CorrelatorTest, TraceSessionKeepsEvents) {
-  int id = StartFake("t", "trace");
-  uint64_t s = Scope("add_phase");
-  fake_->LaunchAndRun("add_kernel", 2240, 7);
-  ASSERT_TRUE(ExitScope(s, "add_phase").ok());
-  fake_->LaunchAndRun("add_kernel", 3008, 7);
-  ASSERT_TRUE(Finalize(id).ok());
-  std::string text = test::ReadFile(dir_ + "/t.chrome_trace");
-  EXPECT_EQ(text,
-            "{\"displayTimeUnit\":\"us\",\"traceEvents\":[{\"args\":{\"call_stack\":[\"ROOT\","
-            "\"add_phase\",\"add_kernel\"]},\"cat\":\"kernel\",\"dur\":2.24,\"name\":"
-            "\"add_kernel\",\"ph\":\"X\",\"tid\":7,\"ts\":0.0},{\"args\":{\"call_stack\":["
-            "\"ROOT\",\"add_kernel\"]},\"cat\":\"kernel\",\"dur\":3.008,\"name\":\"add_kernel\","
-            "\"ph\":\"X\",\"tid\":7,\"ts\":3.24}]}\n");
-}
-
 }  // namespace
 }  // namespace proton

@@ -1,10 +1,14 @@
-// TraceData: one event per kernel for a `trace` session (profiler.md §3.10). The context tree
-// interns call stacks; each event points at its leaf node.
+// TraceData: the events of a `trace` session (profiler.md §3.10, formats.md §4.4, §6): one
+// event per kernel, CPU scope events per thread, the launch (thread, CPU time) of each kernel
+// for flow arrows, and the flexible metrics attached at nodes. The context tree interns call
+// stacks; each kernel event points at its leaf node. CPU times come from TraceClockNs.
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "core/data/data.h"
+#include "core/data/metric.h"
 
 namespace proton {
 
@@ -12,24 +16,69 @@ struct TraceEvent {
   uint32_t node;  // leaf; the call stack is the path from ROOT
   uint32_t device_id;
   uint32_t stream_id;
+  uint32_t graph_id;  // != 0: ran inside a CUDA graph (its own lane)
   uint64_t start_ns;
   uint64_t end_ns;
+  uint64_t launch_thread;  // OS thread id of the launch; 0 with launch_ns 0: unknown
+  uint64_t launch_ns;
+};
+
+// A scope entered on one thread while the session was active.
+struct ScopeEvent {
+  uint64_t thread;
+  std::string name;
+  uint64_t start_ns;
+  uint64_t end_ns;
+  bool open;  // not exited (yet): end_ns means nothing
+  std::vector<FlexMetric> metrics;  // in order of first addition
+};
+
+// Names a scope event across Clear (which makes older refs stale).
+struct ScopeEventRef {
+  uint32_t index = UINT32_MAX;
+  uint32_t gen = 0;
+  bool valid() const { return index != UINT32_MAX; }
 };
 
 class TraceData : public Data {
  public:
   bool is_trace() const override { return true; }
+
+  ScopeEventRef BeginScope(uint64_t thread, std::string_view name, uint64_t ns);
+  void EndScope(ScopeEventRef ref, uint64_t ns);
+  Status AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics);
+  // A kernel launch on `thread` at `ns`; its records (by correlation id) get the stamp.
+  void AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns);
+
   // Call inside WithLock.
   const std::vector<TraceEvent>& events() const { return events_; }
+  const std::vector<ScopeEvent>& scope_events() const { return scopes_; }
+  // The metrics attached at `node` (nullptr when none).
+  const std::vector<FlexMetric>* NodeMetrics(uint32_t node) const;
+  size_t pending_launches() const { return launches_.size(); }
 
  protected:
   void AddKernelLocked(uint32_t node, const KernelRecord& record) override;
-  // The 3.6 trace holds kernel events only; flexible metrics are accepted and not kept.
-  Status AddMetricsLocked(uint32_t, const Metrics&) override { return Status(); }
-  void ClearLocked() override { events_.clear(); }
+  // Kept per node, latest value per name: a kernel event shows the values of its node (a
+  // launch hook sets the same per-call values each launch; a sum would count them N times).
+  Status AddMetricsLocked(uint32_t node, const Metrics& metrics) override;
+  void ClearLocked() override;
 
  private:
+  struct LaunchStamp {
+    uint64_t thread;
+    uint64_t ns;
+  };
+  bool IsCurrentLocked(ScopeEventRef ref) const;
+
   std::vector<TraceEvent> events_;
+  std::vector<ScopeEvent> scopes_;
+  std::unordered_map<uint64_t, LaunchStamp> launches_;  // by correlation id, until applied
+  std::unordered_map<uint32_t, std::vector<FlexMetric>> node_metrics_;
 };
+
+// Adds `metrics` into `into` (suffix rules and roofline coercion of metric.h). `replace`:
+// the latest value wins instead of accumulating.
+Status MergeFlexMetrics(std::vector<FlexMetric>& into, const Metrics& metrics, bool replace);
 
 }  // namespace proton

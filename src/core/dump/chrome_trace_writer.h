@@ -1,6 +1,9 @@
-// The .chrome_trace writer (formats.md §4.2, §6): one compact object holding every kernel
-// event, stream by stream in ascending stream id, each stream in recording order; ts relative
-// to the earliest start. An empty trace writes nothing.
+// The .chrome_trace writer (formats.md §4.4, §6): one compact JSON document in Triton 3.7+'s
+// layout. `baseTimeNanoseconds` is the earliest timestamp of the trace and every ts/dur is in
+// µs relative to it. Events in order: metadata naming the process and the lanes (CPU threads,
+// GPU streams, CUDA-graph streams), kernel events (lane by lane, each in start order; the 3.6
+// fields plus pid and args.metrics), CPU scope events, scope-metric events, then the
+// launch->kernel flows. A trace without events is {"baseTimeNanoseconds":0,...,"traceEvents":[]}.
 #pragma once
 
 #include <string>

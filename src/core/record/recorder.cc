@@ -29,6 +29,11 @@ void OpenLocked(RecordFile& f, const std::string& path) {
     std::fprintf(stderr, "[proton] warning: cannot write the recording %s\n", path.c_str());
   }
   g_hot.recording.store(f.file != nullptr ? 1 : 0);
+  if (f.file != nullptr) {
+    g_hot.launch_extras.fetch_or(kLaunchExtraRecording);
+  } else {
+    g_hot.launch_extras.fetch_and(~kLaunchExtraRecording);
+  }
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "core/backend/registry.h"
+#include "core/backend/trace_clock.h"
 #include "core/config/config.h"
 #include "core/context/thread_context.h"
 #include "core/correlation/correlator.h"
@@ -77,7 +78,17 @@ std::shared_ptr<const SessionList> SessionManager::Snapshot(uint64_t* epoch) {
 
 void SessionManager::PublishLocked() {
   auto list = std::make_shared<SessionList>();
-  for (const auto& [id, s] : sessions_) list->push_back(s);
+  bool trace = false;
+  for (const auto& [id, s] : sessions_) {
+    list->push_back(s);
+    trace = trace || s->data->is_trace();
+  }
+  // Launches stamp their CPU time only while a trace session exists (correlator.cc).
+  if (trace) {
+    g_hot.launch_extras.fetch_or(kLaunchExtraTrace);
+  } else {
+    g_hot.launch_extras.fetch_and(~kLaunchExtraTrace);
+  }
   std::lock_guard<std::mutex> lock(snapshot_mutex_);
   snapshot_ = std::move(list);
   g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
@@ -108,6 +119,7 @@ Status SessionManager::StartBackendLocked(const std::string& backend, const std:
   }
   backend_ = std::move(instance);
   backend_name_ = backend;
+  SetTraceClock(backend_->Timestamp());
   return Status();
 }
 
@@ -297,6 +309,7 @@ void SessionManager::StopBackendIfUnusedLocked() {
   backend_->Stop();
   backend_.reset();
   backend_name_.clear();
+  SetTraceClock(nullptr);
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 

@@ -97,7 +97,9 @@ TEST_F(SessionTest, OutputFormatErrorsLeaveNoFile) {
   EXPECT_EQ(Finalize(id, "hatchet").message(), "Output format not supported");
   ASSERT_TRUE(Finalize(id).ok());
   EXPECT_TRUE(fs::exists(dir_ + "/tr.chrome_trace"));
-  EXPECT_EQ(fs::file_size(dir_ + "/tr.chrome_trace"), 0u);  // empty trace: empty file
+  // An empty trace is the empty document (formats.md §6), never a 0-byte file.
+  EXPECT_EQ(test::ReadFile(dir_ + "/tr.chrome_trace"),
+            "{\"baseTimeNanoseconds\":0,\"displayTimeUnit\":\"us\",\"traceEvents\":[]}\n");
 }
 
 TEST_F(SessionTest, SuffixRepeatedAndParentsCreated) {

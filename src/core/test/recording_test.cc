@@ -2,6 +2,7 @@
 // recorded, the recording is replayed, and the replay writes the same files byte for byte.
 #include <gtest/gtest.h>
 
+#include <regex>
 #include <thread>
 
 #include "core/backend/fake_backend.h"
@@ -55,6 +56,26 @@ void Workload(const std::string& dir) {
   ASSERT_TRUE(Finalize(s0, "hatchet_msgpack").ok());
 }
 
+// The recording keeps no CPU clock or OS thread id, so a replayed trace's CPU events (scopes,
+// metric events, launch ends of flows) have other times and lane names: mask times and CPU
+// thread ids, and compare the kernel events' times on their own.
+std::string MaskCpu(const std::string& trace) {
+  static const std::regex kTimes("\"(ts|dur)\":[-+.0-9e]+");
+  static const std::regex kThreads("CPU Thread [0-9]+");
+  return std::regex_replace(std::regex_replace(trace, kTimes, "\"$1\":T"), kThreads,
+                            "CPU Thread N");
+}
+
+std::vector<std::pair<double, double>> KernelTimes(const std::string& trace) {
+  std::vector<std::pair<double, double>> times;
+  for (const test::Json& e : test::ParseOrDie(trace)["traceEvents"].array) {
+    if (const test::Json* cat = e.Find("cat"); cat != nullptr && cat->s == "kernel") {
+      times.emplace_back(e["ts"].d, e["dur"].d);
+    }
+  }
+  return times;
+}
+
 TEST(Recording, ReplayReproducesFilesByteForByte) {
   test::ResetCore();
   std::string dir = test::TempDir();
@@ -74,7 +95,13 @@ TEST(Recording, ReplayReproducesFilesByteForByte) {
     std::string a = test::ReadFile(dir + "/run" + file);
     std::string b = test::ReadFile(dir + "/replay" + file);
     EXPECT_FALSE(a.empty()) << file;
-    EXPECT_EQ(a, b) << file;
+    if (std::string_view(file) == "/trace.chrome_trace") {
+      EXPECT_EQ(MaskCpu(a), MaskCpu(b));
+      EXPECT_EQ(KernelTimes(a), KernelTimes(b));
+      EXPECT_NE(a.find("\"cat\":\"flow\""), std::string::npos);
+    } else {
+      EXPECT_EQ(a, b) << file;
+    }
   }
   test::ResetCore();
 }

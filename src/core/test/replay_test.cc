@@ -153,18 +153,31 @@ TEST_F(ReplayTest, WorkloadTraceMatchesRefTrace) {
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1);
   Json ours = test::ParseOrDie(text);
   std::vector<std::string> our_stacks;
+  std::vector<Json> kernels;
   for (const Json& e : ours["traceEvents"].array) {
+    if (const Json* cat = e.Find("cat"); cat != nullptr && cat->s == "kernel") kernels.push_back(e);
+  }
+  int64_t gpu_lane = -1;  // the tid of "GPU Stream 7"
+  for (const Json& e : ours["traceEvents"].array) {
+    if (e["ph"].s == "M" && e["name"].s == "thread_name" &&
+        e["args"]["name"].s == "GPU Stream 7") {
+      gpu_lane = e["tid"].i;
+    }
+  }
+  for (const Json& e : kernels) {
     std::string s;
     for (const Json& f : e["args"]["call_stack"].array) s += f.s + "/";
     our_stacks.push_back(s);
     std::vector<std::string> keys;
     for (const auto& [k, v] : e.object) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "tid", "ts"}));
-    EXPECT_EQ(e["tid"].i, 7);
+    EXPECT_EQ(keys, (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "pid", "tid",
+                                              "ts"}));
+    EXPECT_EQ(e["tid"].i, gpu_lane);
   }
   EXPECT_EQ(events.size(), 46u);
   EXPECT_EQ(our_stacks, ref_stacks);
-  EXPECT_EQ(ours["traceEvents"].array[0]["ts"].d, 0.0);
+  // The trace starts at the first CPU event (a scope or launch), just before the first kernel.
+  EXPECT_GT(kernels[0]["ts"].d, 0.0);
 }
 
 TEST_F(ReplayTest, FeatureScopeMetricsMatchesRef) {
