@@ -86,13 +86,17 @@ def test_trace_has_one_event_per_launch(work):
                 fake_gpu.launch("k%d" % (i % 2), duration_ns=2000, stream=3 + i)
     """, args=("-d", "trace"))
     events = load(os.path.join(work, "tr.chrome_trace"))["traceEvents"]
+    lanes = {e["tid"]: e["args"]["name"] for e in events
+             if e.get("ph") == "M" and e["name"] == "thread_name"}
     kernels = [e for e in events if e.get("cat") == "kernel"]
-    assert [(e["name"], e["tid"], e["dur"]) for e in kernels] == [
-        ("k0", 3, 2.0), ("k1", 4, 2.0), ("k0", 5, 2.0), ("k1", 6, 2.0)]
+    assert [(e["name"], lanes[e["tid"]], e["dur"]) for e in kernels] == [
+        ("k0", "GPU Stream 3", 2.0), ("k1", "GPU Stream 4", 2.0),
+        ("k0", "GPU Stream 5", 2.0), ("k1", "GPU Stream 6", 2.0)]
     assert [e["args"]["call_stack"] for e in kernels] == [
         ["ROOT", "s", "k0"], ["ROOT", "s", "k1"]] * 2
-    # The fake GPU runs them back to back with a 1 µs gap: ts is relative to the first start.
-    assert [e["ts"] for e in kernels] == [0.0, 3.0, 6.0, 9.0]
+    # The fake GPU runs them back to back with a 1 µs gap (ts shares the CPU events' origin).
+    first = kernels[0]["ts"]
+    assert [round(e["ts"] - first, 3) for e in kernels] == [0.0, 3.0, 6.0, 9.0]
 
 
 def test_a_rank_child_writes_its_own_kernels(work):

@@ -133,7 +133,7 @@ void Refresh(ThreadState& t) {
     stack.session_id = session->id;
     stack.context = session->context;
     stack.is_main = IsMain(t, *session);
-    stack.trace = session->data->is_trace();
+    stack.trace = stack.data->is_trace();
     // Read after the epoch (Snapshot): a later change bumps the epoch again.
     stack.active = session->active.load(std::memory_order_acquire);
     stack.generation = stack.data->generation();

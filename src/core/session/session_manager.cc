@@ -81,7 +81,7 @@ void SessionManager::PublishLocked() {
   bool trace = false;
   for (const auto& [id, s] : sessions_) {
     list->push_back(s);
-    trace = trace || s->data->is_trace();
+    trace = trace || s->CurrentData()->is_trace();
   }
   // Launches stamp their CPU time only while a trace session exists (correlator.cc).
   if (trace) {

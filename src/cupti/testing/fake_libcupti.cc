@@ -221,7 +221,6 @@ CUptiResult cuptiGetTimestamp(uint64_t* timestamp) {
 CUptiResult cuptiGetGraphId(CUgraph, uint32_t* i) { *i = 0; return CUPTI_SUCCESS; }
 CUptiResult cuptiGetGraphExecId(CUgraphExec, uint32_t* i) { *i = 0; return CUPTI_SUCCESS; }
 CUptiResult cuptiGetGraphNodeId(CUgraphNode, uint64_t* i) { *i = 0; return CUPTI_SUCCESS; }
-CUptiResult cuptiGetTimestamp(uint64_t* ns) { *ns = 0; return CUPTI_SUCCESS; }
 CUptiResult cuptiFinalize() {
   g_state->enabled_kinds = 0;  // uses CUPTI's state: freed after its exit cleanup
   g_state->kernel_kind = CUPTI_ACTIVITY_KIND_INVALID;
