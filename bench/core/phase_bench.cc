@@ -4,7 +4,7 @@
 //
 //   phase_bench advance [n]                 ns per advance_phase
 //   phase_bench during-write [nodes]        launch cost while a large part is written vs. not
-//   phase_bench soak [phases] [launches]    RSS every 1,000 phases, part-write MB/s
+//   phase_bench soak [phases] [launches] [step_us]   RSS every 1,000 phases, part writes
 #include <unistd.h>
 
 #include <algorithm>
@@ -142,22 +142,27 @@ int DuringWrite(int nodes) {
   return 0;
 }
 
-int Soak(int phases, int launches) {
+// `step_us` > 0: each step takes at least that long, as a GPU step of `launches` kernels does;
+// 0: steps as fast as the fake allows (then the writer may fall behind, holding phases).
+int Soak(int phases, int launches, int step_us) {
   std::string dir = MakeDir();
   int s = StartFake(dir + "/soak", "periodic_flushing");
   FakeBackend* fake = FakeBackend::Current();
   auto begin = Clock::now();
   std::printf("%8s %10s %10s %10s\n", "phase", "rss_kib", "parts", "elapsed_s");
   for (int p = 1; p <= phases; ++p) {
+    auto step_end = Clock::now() + std::chrono::microseconds(step_us);
     Step(fake, launches);
     (void)AdvancePhase(s);
     fake->CompleteBuffer();
+    std::this_thread::sleep_until(step_end);
     if (p % 1000 == 0) {
       std::printf("%8d %10ld %10llu %10.1f\n", p, RssKiB(),
                   static_cast<unsigned long long>(PhaseWriter::Stats().parts), Seconds(begin));
       std::fflush(stdout);
       // The parts already checked are not needed: keep the disk use of a long soak small.
       for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".hatchet") continue;  // not a part being written
         std::error_code ec;
         std::filesystem::remove(entry.path(), ec);
       }
@@ -165,8 +170,10 @@ int Soak(int phases, int launches) {
   }
   (void)Finalize(s);
   PartWriteStats stats = PhaseWriter::Stats();
-  std::printf("%llu parts, %.1f MB, %.2f s writing: %.0f MB/s; total %.1f s\n",
+  std::printf("writer thread: %llu parts, %.1f MB in %.2f s (%.0f µs per part, %.0f MB/s); "
+              "finalize wrote the rest; total %.1f s\n",
               static_cast<unsigned long long>(stats.parts), stats.bytes / 1e6, stats.seconds,
+              stats.parts ? stats.seconds * 1e6 / stats.parts : 0.0,
               stats.seconds > 0 ? stats.bytes / 1e6 / stats.seconds : 0.0, Seconds(begin));
   std::filesystem::remove_all(dir);
   return 0;
@@ -180,8 +187,8 @@ int main(int argc, char** argv) {
   auto arg = [&](int i, int fallback) { return argc > i ? std::atoi(argv[i]) : fallback; };
   if (what == "advance") return proton::Advance(arg(2, 10000));
   if (what == "during-write") return proton::DuringWrite(arg(2, 200000));
-  if (what == "soak") return proton::Soak(arg(2, 10000), arg(3, 1000));
+  if (what == "soak") return proton::Soak(arg(2, 10000), arg(3, 1000), arg(4, 0));
   std::fprintf(stderr, "usage: phase_bench advance [n] | during-write [nodes] | soak [phases] "
-                       "[launches]\n");
+                       "[launches] [step_us]\n");
   return 2;
 }
