@@ -6,9 +6,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/session/mode.h"
 #include "launcher/child.h"
 #include "launcher/environment.h"
 #include "launcher/help_text.h"
@@ -96,7 +98,24 @@ void ReportOutputs(const RunSetup& setup, bool verbose) {
   PrintStderr(WroteLine(shown));
 }
 
+// A bad -m would otherwise reach every process of the run, which then runs unprofiled with a
+// warning and exits 0: reject it here, once, before anything starts (§1.10, §2.6).
+std::optional<std::string> ModeError(const LaunchOptions& options) {
+  if (!options.mode.has_value() || options.mode->empty()) return std::nullopt;
+  Result<ModeSpec> spec = ParseMode(*options.mode);
+  if (!spec.ok()) return "argument -m/--mode: " + spec.status().message();
+  if (spec->name == "periodic_flushing") {
+    auto it = spec->options.find("format");
+    if (it != spec->options.end() && (it->second == "chrome_trace") != (options.data == "trace")) {
+      return "argument -m/--mode: periodic_flushing:format=" + it->second +
+             " cannot write -d " + options.data;
+    }
+  }
+  return std::nullopt;
+}
+
 Result<int> Run(const LaunchOptions& options) {
+  if (std::optional<std::string> error = ModeError(options)) return Fail(2, *error);
   EnvList env = CurrentEnvironment();
   auto lookup = [&env](std::string_view key) { return GetEnv(env, key); };
   std::variant<TargetPlan, TargetError> classified = ClassifyTarget(options.target, lookup);

@@ -3,6 +3,8 @@
 // python context captures the caller's frames.
 #include "fake_backend_binding.h"
 
+#include <vector>
+
 #include "core/backend/fake_backend.h"
 
 namespace proton::python {
@@ -33,10 +35,34 @@ PyObject* FakeLaunch(PyObject*, PyObject* args) {
   return PyLong_FromUnsignedLongLong(fake->LaunchAndRun(symbol, duration_ns, stream));
 }
 
-PyObject* FakeFlush(PyObject*, PyObject*) {
+PyObject* FakeFlush(PyObject*, PyObject* args) {
+  PyObject* order_obj = Py_None;
+  if (!PyArg_ParseTuple(args, "|O:_fake_flush", &order_obj)) return nullptr;
+  std::vector<size_t> order;
+  if (order_obj != Py_None) {
+    PyObject* seq = PySequence_Fast(order_obj, "_fake_flush: order must be a sequence of ints");
+    if (seq == nullptr) return nullptr;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      size_t index = PyLong_AsSize_t(PySequence_Fast_GET_ITEM(seq, i));
+      if (PyErr_Occurred()) {
+        Py_DECREF(seq);
+        return nullptr;
+      }
+      order.push_back(index);
+    }
+    Py_DECREF(seq);
+    if (order.empty()) Py_RETURN_NONE;  // an empty buffer: nothing is delivered
+  }
   FakeBackend* fake = CurrentOrRaise();
   if (fake == nullptr) return nullptr;
-  fake->CompleteBuffer();
+  for (size_t index : order) {
+    if (index >= fake->queued()) {
+      PyErr_SetString(PyExc_IndexError, "_fake_flush: index beyond the queued records");
+      return nullptr;
+    }
+  }
+  fake->CompleteBuffer(order);
   Py_RETURN_NONE;
 }
 

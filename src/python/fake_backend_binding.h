@@ -10,7 +10,7 @@ namespace proton::python {
 
 PyObject* FakeRegister(PyObject* self, PyObject* unused);
 PyObject* FakeLaunch(PyObject* self, PyObject* args);
-PyObject* FakeFlush(PyObject* self, PyObject* unused);
+PyObject* FakeFlush(PyObject* self, PyObject* args);
 
 }  // namespace proton::python
 
@@ -19,5 +19,7 @@ PyObject* FakeFlush(PyObject* self, PyObject* unused);
    "register the core's fake backend as backend='fake' (tests only)"},                        \
       {"_fake_launch", ::proton::python::FakeLaunch, METH_VARARGS,                            \
        "_fake_launch(symbol, duration_ns=1000): one kernel launch on the fake backend"},      \
-      {"_fake_flush", ::proton::python::FakeFlush, METH_NOARGS,                               \
-       "deliver the fake backend's queued kernel records"},
+      {"_fake_flush", ::proton::python::FakeFlush, METH_VARARGS,                              \
+       "_fake_flush(order=None): deliver the fake backend's queued kernel records as one "    \
+       "buffer, all in launch order, or only those at the queue indices in `order`, in that " \
+       "order (the rest stay queued)"},

@@ -71,6 +71,7 @@ class FakeBackend : public Backend {
   uint64_t clock_ns() const { return clock_ns_.load(); }
   void set_device(uint32_t id, DeviceInfo info);
   int flush_count() const { return flush_count_; }
+  size_t queued() const { return queue_.size(); }  // records not delivered yet
 
  private:
   BackendSink* sink_ = nullptr;
