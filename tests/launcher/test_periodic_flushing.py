@@ -100,11 +100,12 @@ def test_msgpack_parts(work):
     for p in range(2):
         with open(os.path.join(work, f"run.part_{p}.hatchet_msgpack"), "rb") as f:
             check_step_part(plain(msgpack_decode(f.read())), p)
-    # The exit's finalize() writes the rest in its own default format, as the reference's
-    # finalize with no output_format does: the last part is .hatchet.
+    # The exit's finalize() writes the rest in the mode's part format too (formats.md §5): one
+    # run, one format.
     assert sorted(os.listdir(work)) == ["run.part_0.hatchet_msgpack", "run.part_1.hatchet_msgpack",
-                                        "run.part_2.hatchet", "script.py"]
-    assert kernel_counts(load(os.path.join(work, "run.part_2.hatchet"))) == {"tail/t": (1, 7)}
+                                        "run.part_2.hatchet_msgpack", "script.py"]
+    with open(os.path.join(work, "run.part_2.hatchet_msgpack"), "rb") as f:
+        assert kernel_counts(plain(msgpack_decode(f.read()))) == {"tail/t": (1, 7)}
 
 
 def test_rank_process_names_its_parts(work):
