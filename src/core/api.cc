@@ -49,11 +49,13 @@ Status Deactivate(std::optional<int> session, bool flushing) {
   if (Recording()) RecordLine("call_end");
   return st;
 }
-Status Finalize(std::optional<int> session, std::string_view output_format) {
+namespace {
+Status FinalizeSessions(std::optional<int> session, std::string_view output_format,
+                        bool synchronize) {
   if (Recording()) RecordLine("finalize").OptInt("session", session).Str("format", output_format);
   Status st;
   try {
-    st = SessionManager::Get().Finalize(session, output_format);
+    st = SessionManager::Get().Finalize(session, output_format, synchronize);
   } catch (const std::bad_alloc&) {
     // Out of memory outside the file write (which reports it itself): an error, never an
     // exception into the program (an abort of a Python process, or of its exit).
@@ -61,6 +63,14 @@ Status Finalize(std::optional<int> session, std::string_view output_format) {
   }
   if (Recording()) RecordLine("call_end");
   return st;
+}
+}  // namespace
+
+Status Finalize(std::optional<int> session, std::string_view output_format) {
+  return FinalizeSessions(session, output_format, /*synchronize=*/true);
+}
+Status FinalizeAllWithoutSynchronizing() {
+  return FinalizeSessions(std::nullopt, "", /*synchronize=*/false);
 }
 bool ProfilingOn() { return SessionManager::Get().profiling_on(); }
 

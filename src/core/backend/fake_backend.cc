@@ -53,7 +53,7 @@ Status FakeBackend::Start(BackendSink* sink, std::string_view mode) {
 }
 
 void FakeBackend::Flush(bool synchronize) {
-  (void)synchronize;
+  last_flush_synchronized_ = synchronize;
   ++flush_count_;
   // Like the real flush loop: deliver until nothing submitted is missing (bounded).
   for (int i = 0; i < 100 && !queue_.empty(); ++i) CompleteBuffer();

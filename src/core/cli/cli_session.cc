@@ -81,8 +81,9 @@ bool IsPythonContext(const std::string& context) {
 }
 
 // Out of memory is an error value here too (api.cc), so the program's exit status stays.
-void FinalizeAndReport() {
-  Status status = Finalize(std::nullopt);
+// `on_signal`: the flush does not synchronize the device (§2.10).
+void FinalizeAndReport(bool on_signal = false) {
+  Status status = on_signal ? FinalizeAllWithoutSynchronizing() : Finalize(std::nullopt);
   if (!status.ok()) {
     std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
                  status.message().c_str());
@@ -99,7 +100,7 @@ bool ShouldWrite() {
 // write to complete (and finds nothing left) instead of letting the re-raised signal cut it
 // short; a session not yet written is written here.
 void FinalizeOnSignal() {
-  if (ShouldWrite()) FinalizeAndReport();
+  if (ShouldWrite()) FinalizeAndReport(/*on_signal=*/true);
 }
 
 }  // namespace

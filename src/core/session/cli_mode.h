@@ -35,6 +35,9 @@ void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0);
 
 // Whether this process recorded anything (a scope, metric or kernel) in any session.
 bool HasRecordedAnything();
+// Finalizes every session with a flush that does not wait for the device (the signal
+// writer's path, §2.10: a hung kernel must not block the write).
+Status FinalizeAllWithoutSynchronizing();
 
 // Output path of a session file. `name` is the session name (never "" or "-": those go to
 // standard output before this is called), `suffix` the format ("hatchet", ...),

@@ -313,7 +313,8 @@ void SessionManager::StopBackendIfUnusedLocked() {
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 
-Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format) {
+Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format,
+                                bool synchronize) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
   std::lock_guard<std::mutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
@@ -328,7 +329,7 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   for (auto& s : targets) PROTON_RETURN_IF_ERROR(CheckFormatForData(*s->CurrentData(), format));
   for (auto& s : targets) s->SetActive(false);
   if (!targets.empty() && backend_ != nullptr) {
-    backend_->Flush(true);
+    backend_->Flush(synchronize);
     correlator_->AfterFlush();
   }
   // Parts the phase writer took before this flush are finished first; it takes nothing after:

@@ -38,7 +38,10 @@ class SessionManager {
                                    bool scopes_only = false);
   Status Activate(std::optional<int> session);
   Status Deactivate(std::optional<int> session, bool flushing);
-  Status Finalize(std::optional<int> session, std::string_view output_format);
+  // `synchronize` false (the signal path, §2.10): the flush does not wait for the device, so
+  // a hung kernel cannot block the write.
+  Status Finalize(std::optional<int> session, std::string_view output_format,
+                  bool synchronize = true);
   Result<std::string> GetData(int session, int phase, bool msgpack);
   Status Clear(int session, int phase, bool clear_up_to_phase);
   // Phases (§1.7, §3.11): the new phase's number; whether `phase` is complete.

@@ -271,6 +271,24 @@ TEST_F(SessionTest, BackendStartFailureRaisesInApiMode) {
   EXPECT_FALSE(SessionManager::Get().backend_running());  // default backend: no driver here
 }
 
+TEST_F(SessionTest, SignalPathFinalizeDoesNotSynchronizeTheDevice) {
+  // §2.10: the signal writer's flush must not wait for a kernel that may hang; finalize from
+  // the program does synchronize.
+  FakeBackend::Register();
+  StartOptions o = Named("sig");
+  o.backend = "fake";
+  StartOk(o);
+  FakeBackend* fake = FakeBackend::Current();
+  ASSERT_TRUE(FinalizeAllWithoutSynchronizing().ok());
+  EXPECT_FALSE(fake->last_flush_synchronized());
+  EXPECT_TRUE(fs::exists(dir_ + "/sig.hatchet"));
+  o.name = dir_ + "/sync2";
+  StartOk(o);
+  fake = FakeBackend::Current();
+  ASSERT_TRUE(Finalize(std::nullopt).ok());
+  EXPECT_TRUE(fake->last_flush_synchronized());
+}
+
 TEST_F(SessionTest, BackendStartFailureInCliModeRunsUnprofiled) {
   // §5.2: the backend printed its step-aside line; the core prints nothing more, starts no
   // session (so nothing records and no file is written), and does not try again.
