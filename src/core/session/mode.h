@@ -1,5 +1,6 @@
 // The session mode string (profiler.md §1.10): "<name>[:key=value...]". Parsed and validated
-// here; pcsampling and periodic_flushing are accepted but not implemented yet ([later]).
+// here; periodic_flushing is carried out by the session manager (§3.11), pcsampling by the
+// backend.
 #pragma once
 
 #include <map>
