@@ -192,8 +192,7 @@ TraceData* MakeTrace1M(bool flows) {
   return d;
 }
 
-void BM_WriteChromeTrace1M(benchmark::State& state) {
-  static TraceData* data = MakeTrace1M(false);
+void WriteTraceBench(benchmark::State& state, TraceData* data) {
   size_t bytes = 0;
   ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
   for (auto _ : state) {
@@ -202,16 +201,14 @@ void BM_WriteChromeTrace1M(benchmark::State& state) {
   }
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
 }
+void BM_WriteChromeTrace1M(benchmark::State& state) {
+  static TraceData* data = MakeTrace1M(false);
+  WriteTraceBench(state, data);
+}
 BENCHMARK(BM_WriteChromeTrace1M)->Unit(benchmark::kMillisecond)->Iterations(3);
 void BM_WriteChromeTrace1MFlows(benchmark::State& state) {
   static TraceData* data = MakeTrace1M(true);
-  size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
-  for (auto _ : state) {
-    std::string out;
-    data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });
-  }
-  state.SetBytesProcessed(static_cast<int64_t>(bytes));
+  WriteTraceBench(state, data);
 }
 BENCHMARK(BM_WriteChromeTrace1MFlows)->Unit(benchmark::kMillisecond)->Iterations(3);
 

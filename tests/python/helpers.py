@@ -55,6 +55,21 @@ def child_names(node):
     return [c["frame"]["name"] for c in node["children"]]
 
 
+def kernels(doc):
+    """{"a/b/kernel": (count, time ns)} for every node of ``[root, devices]`` with a kernel
+    count (iterative)."""
+    out = {}
+    stack = [(doc[0], ())]
+    while stack:
+        node, path = stack.pop()
+        for c in node["children"]:
+            p = path + (c["frame"]["name"],)
+            if c["metrics"].get("count"):
+                out["/".join(p)] = (c["metrics"]["count"], c["metrics"]["time (ns)"])
+            stack.append((c, p))
+    return out
+
+
 def all_paths(root):
     """Every root-to-node path (without ROOT) in pre-order, iteratively."""
     out = []

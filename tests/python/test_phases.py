@@ -18,7 +18,7 @@ import pytest
 
 import proton
 from proton import _C
-from helpers import msgpack_decode, plain, run_python
+from helpers import kernels, msgpack_decode, plain, run_python
 
 _C._fake_backend_register()
 launch = _C._fake_launch
@@ -32,20 +32,6 @@ VIEWER = os.environ.get("PROTON_TEST_VIEWER") or os.path.join(
 
 def no_data(phase):
     return re.escape(f"[PROTON] Phase {phase} has no data.")
-
-
-def kernels(doc):
-    """{"a/b/kernel": (count, time ns)} for every node with a kernel count (iterative)."""
-    out = {}
-    stack = [(doc[0], ())]
-    while stack:
-        node, path = stack.pop()
-        for c in node["children"]:
-            p = path + (c["frame"]["name"],)
-            if c["metrics"].get("count"):
-                out["/".join(p)] = (c["metrics"]["count"], c["metrics"]["time (ns)"])
-            stack.append((c, p))
-    return out
 
 
 def wait_for(predicate, what, timeout=20.0):

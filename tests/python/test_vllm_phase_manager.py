@@ -18,7 +18,7 @@ import pytest
 
 import proton
 from proton import _C
-from helpers import msgpack_decode, plain
+from helpers import kernels, msgpack_decode, plain
 
 _C._fake_backend_register()
 launch = _C._fake_launch
@@ -34,19 +34,6 @@ def wait_for(predicate, what, timeout=20.0):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.002)
-
-
-def kernels(doc):
-    out = {}
-    stack = [(doc[0], ())]
-    while stack:
-        node, path = stack.pop()
-        for c in node["children"]:
-            p = path + (c["frame"]["name"],)
-            if c["metrics"].get("count"):
-                out["/".join(p)] = (c["metrics"]["count"], c["metrics"]["time (ns)"])
-            stack.append((c, p))
-    return out
 
 
 def start_run(directory, worker, run, backend="fake", mode=None):

@@ -349,13 +349,18 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   return result;
 }
 
-Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack) {
-  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "retrieved"));
-  std::lock_guard<std::mutex> lock(mutex_);
+Result<std::shared_ptr<Session>> SessionManager::SessionLocked(int session) {
   Status st;
   auto targets = TargetsLocked(session, &st);
   PROTON_RETURN_IF_ERROR(st);
-  Session& s = *targets.front();
+  return targets.front();
+}
+
+Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack) {
+  PROTON_RETURN_IF_ERROR(CheckCliSession(session, "retrieved"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
+  Session& s = *target;
   if (s.CurrentData()->is_trace()) {
     return Status(RuntimeError("Only TreeData is supported for getData() for now"));
   }
@@ -369,10 +374,8 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
 Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "cleared"));
   std::lock_guard<std::mutex> lock(mutex_);
-  Status st;
-  auto targets = TargetsLocked(session, &st);
-  PROTON_RETURN_IF_ERROR(st);
-  targets.front()->phases.Clear(phase, clear_up_to_phase);
+  PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
+  target->phases.Clear(phase, clear_up_to_phase);
   return Status();
 }
 

@@ -64,6 +64,8 @@ class SessionManager {
   SessionManager();
   void PublishLocked();
   Status CheckCliSession(std::optional<int> session, const char* what);
+  // The session with id `session`, or "Session has not been initialized: <n>".
+  Result<std::shared_ptr<Session>> SessionLocked(int session);
   std::vector<std::shared_ptr<Session>> TargetsLocked(std::optional<int> session, Status* status);
   DeviceTable DevicesForLocked(Data& data);
   Status WriteSessionLocked(Session& session, std::string_view format);

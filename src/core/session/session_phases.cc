@@ -69,10 +69,8 @@ void SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Se
 Result<int> SessionManager::AdvancePhase(int session) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "advanced"));
   std::lock_guard<std::mutex> lock(mutex_);
-  Status st;
-  auto targets = TargetsLocked(session, &st);
-  PROTON_RETURN_IF_ERROR(st);
-  Session& s = *targets.front();
+  PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
+  Session& s = *target;
   int phase = s.phases.Advance();
   // Threads pick up the new phase's data at their next launch or scope.
   g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
@@ -83,11 +81,9 @@ Result<int> SessionManager::AdvancePhase(int session) {
 Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "checked"));
   std::lock_guard<std::mutex> lock(mutex_);
-  Status st;
-  auto targets = TargetsLocked(session, &st);
-  PROTON_RETURN_IF_ERROR(st);
-  if (!targets.front()->phases.IsComplete(phase)) UpdateCompletionLocked(targets);
-  return targets.front()->phases.IsComplete(phase);
+  PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
+  if (!target->phases.IsComplete(phase)) UpdateCompletionLocked({target});
+  return target->phases.IsComplete(phase);
 }
 
 bool SessionManager::WriteCompletedParts() {
