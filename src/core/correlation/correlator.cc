@@ -277,12 +277,12 @@ void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
   // the current phase (sealed phases were sealed before this call). One that read an older
   // epoch took its slot, or made its map entry, before that read (TakeSlot, LaunchEnterSlow):
   // the reads below see it.
+  // The bump and the key loads are seq_cst, like the launch's slot store and epoch load.
   g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
-  std::atomic_thread_fence(std::memory_order_seq_cst);
   if (Slot* ring = ring_ptr_.load(std::memory_order_acquire); ring != nullptr) {
     for (size_t i = 0; i < kRingSize; ++i) {
       Slot& slot = ring[i];
-      if (slot.key.load(std::memory_order_relaxed) == 0) continue;
+      if (slot.key.load(std::memory_order_seq_cst) == 0) continue;
       uint64_t key = HoldUnlessFree(slot);
       if (key == 0) continue;
       for (uint32_t t = 0; t < slot.count; ++t) out->insert(slot.targets[t].data);
