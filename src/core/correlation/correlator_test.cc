@@ -201,6 +201,44 @@ TEST_F(CorrelatorTest, ConcurrentLaunchesAndRecords) {
   EXPECT_EQ(correlator().counters().unknown, 0u);
 }
 
+// The same while an API thread deactivates and reactivates the session, reads its profile,
+// and starts, clears and finalizes a second one (its data retired and freed while slots refer
+// to it)
+// (run under TSan: the epoch-refreshed thread caches, retirement and writers against the
+// launch and record paths). Every launch is either recorded or counted as uncorrelated.
+TEST_F(CorrelatorTest, ConcurrentLaunchesRecordsAndSessionChanges) {
+  int id = StartFake("k");
+  std::atomic<bool> done{false};
+  int rounds = 0;
+  std::thread api([&] {
+    while (!done.load()) {
+      EXPECT_TRUE(Deactivate(id).ok());
+      EXPECT_TRUE(Activate(id).ok());
+      StartOptions o;
+      o.name = dir_ + "/other";
+      o.backend = "fake";
+      auto other = Start(o);
+      ASSERT_TRUE(other.ok() && other->has_value());
+      EXPECT_TRUE(GetJson(id).ok());
+      EXPECT_TRUE(Clear(**other).ok());
+      EXPECT_TRUE(Finalize(**other).ok());
+      ++rounds;
+    }
+  });
+  constexpr uint64_t kPerThread = 50000;
+  LaunchAndDeliverConcurrently(correlator(), kPerThread);
+  done.store(true);
+  api.join();
+  EXPECT_GT(rounds, 0);
+  test::Json doc = SessionJson(id);
+  LossCounters c = correlator().counters();
+  EXPECT_GT(Count(doc, {"t", "k"}), 0);
+  EXPECT_LE(Count(doc, {"t", "k"}) + static_cast<int64_t>(c.uncorrelated_launches),
+            static_cast<int64_t>(2 * kPerThread));
+  EXPECT_EQ(c.unknown, c.uncorrelated_launches);  // records of uncorrelated launches only
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+}
+
 TEST_F(CorrelatorTest, LateOutOfOrderAndSplitRecords) {
   int id = StartFake("k");
   uint64_t s = Scope("a");
