@@ -24,7 +24,8 @@ ctest --test-dir build-asan -L 'viewer|core|fuzz' -LE gpu --output-on-failure -j
 #    the test that made it (halt_on_error, exit code 66).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WERROR=ON \
   -DPROTON_SANITIZE=thread -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF >/dev/null
-export TSAN_OPTIONS="halt_on_error=1:exitcode=66:second_deadlock_stack=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+tsan_options=halt_on_error=1:exitcode=66:second_deadlock_stack=1
+export TSAN_OPTIONS="$tsan_options${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 # Some kernels map memory where this TSan runtime cannot shadow it (vm.mmap_rnd_bits > 28):
 # then everything that runs an instrumented binary (ctest, and the build's test discovery)
 # runs without address randomization.
