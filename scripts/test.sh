@@ -17,3 +17,21 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WER
   -DPROTON_SANITIZE=address -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan -L 'viewer|core|fuzz' -LE gpu --output-on-failure -j "$jobs"
+
+# 3. ThreadSanitizer: the multi-threaded C++ tests: core (correlation ring, context caches,
+#    sessions), cupti (the backend on the fake CUPTI) and the reader's read-ahead thread. Only
+#    their executables are built (docs/design.md: why these, and the time). Any report fails
+#    the test that made it (halt_on_error, exit code 66).
+cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WERROR=ON \
+  -DPROTON_SANITIZE=thread -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF >/dev/null
+tsan_options=halt_on_error=1:exitcode=66:second_deadlock_stack=1
+export TSAN_OPTIONS="$tsan_options${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+# Some kernels map memory where this TSan runtime cannot shadow it (vm.mmap_rnd_bits > 28):
+# then everything that runs an instrumented binary (ctest, and the build's test discovery)
+# runs without address randomization.
+tsan_run=$(scripts/tsan-check.sh build-tsan)
+$tsan_run cmake --build build-tsan -j "$jobs" \
+  --target proton_core_test proton_cupti_tests proton_format_tests
+$tsan_run ctest --test-dir build-tsan -L 'core|cupti' -LE gpu --output-on-failure -j "$jobs"
+$tsan_run ctest --test-dir build-tsan -R '^(Reader[A-Za-z]*|JsonFastReader|ReadAhead)\.' \
+  --output-on-failure -j "$jobs"

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/session/cli_mode.h"
@@ -65,6 +68,22 @@ class MockSink : public BackendSink {
   std::vector<uint64_t> completed;
   uint64_t dropped = 0, incomplete = 0;
   bool throw_on_record = false;
+};
+
+// MockSink for several launching threads at once.
+class LockedSink : public MockSink {
+ public:
+  void OnLaunchEnter(uint64_t id, std::string_view name, uint32_t expected) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    MockSink::OnLaunchEnter(id, name, expected);
+  }
+  void OnLaunchExit(uint64_t id) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    MockSink::OnLaunchExit(id);
+  }
+
+ private:
+  std::mutex mutex_;
 };
 
 class CuptiBackendTest : public ::testing::Test {
@@ -150,6 +169,45 @@ TEST_F(CuptiBackendTest, FlushSynchronizesEveryContextOnce) {
   }
   backend_->Flush(true);
   EXPECT_EQ(Fake().synchronize_count, static_cast<int>(kContexts));
+}
+
+// Threads launching on 20 contexts while this thread delivers records and flushes, as CUPTI's
+// worker and an API thread would (run under TSan): the lock-free context slots and the
+// submitted-id maximum against the flush and the buffer path that read them.
+TEST_F(CuptiBackendTest, ConcurrentLaunchesOnManyContextsWhileFlushing) {
+  LockedSink sink;
+  ASSERT_TRUE(backend_->Start(&sink, "").ok());
+  constexpr uint32_t kThreads = 4, kContexts = 20, kPerThread = 500;
+  constexpr uint32_t kLaunches = kThreads * kPerThread;
+  std::atomic<uint32_t> running{kThreads};
+  std::vector<std::thread> threads;
+  for (uint32_t t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint32_t i = 0; i < kPerThread; ++i) {
+        uint32_t id = 1 + t + kThreads * i;
+        auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000} * (1 + id % kContexts));
+        EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
+        EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
+      }
+      running.fetch_sub(1);
+    });
+  }
+  uint32_t queued = 0;
+  while (running.load() > 0 || queued < kLaunches) {
+    for (uint32_t n = 0; n < 50 && queued < kLaunches; ++n) {
+      ++queued;
+      Queue(MakeKernel(queued, 10, 20, "k"));
+    }
+    backend_->Flush(true);
+  }
+  for (std::thread& thread : threads) thread.join();
+  int before = Fake().synchronize_count;
+  backend_->Flush(true);
+  EXPECT_EQ(Fake().synchronize_count - before, static_cast<int>(kContexts));
+  EXPECT_EQ(sink.records.size(), kLaunches);
+  EXPECT_EQ(sink.events.size(), 2 * kLaunches);
+  EXPECT_EQ(backend_->max_submitted(), kLaunches);
+  EXPECT_EQ(backend_->max_completed(), kLaunches);
 }
 
 TEST_F(CuptiBackendTest, FailedLaunchIsNotWaitedFor) {
