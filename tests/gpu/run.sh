@@ -203,6 +203,14 @@ if want graph_replays; then
   echo "g12_before_one_warning $r warning printed $n times" >> "$CHECKS_FILE"
 fi
 
+# ---- phases, periodic flushing, SIGKILL, a vLLM-style manager, the 3.7+ trace (CHECK lines) ---
+if want phases; then
+  log "case phases"
+  rc=$(TIMEOUT=540 run_one "$WORK/logs/ours_phases.log" "$W" -- \
+       "$PY" "$ROOT/tests/gpu/phases_check.py" "$OURS" "$BUILD" "$WORK/ours/phases")
+  check_lines phases "$rc" "$WORK/logs/ours_phases.log"
+fi
+
 # ---- model.py: G5 ----------------------------------------------------------------------------
 if "$PY" -c 'import transformers' 2>/dev/null; then
   cli_case gpt2_shadow hatchet hatchet "$W" model.py 3
