@@ -35,6 +35,19 @@ constexpr std::array<CUpti_CallbackId, 2> kCaptureEnd = {
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture,
     CUPTI_DRIVER_TRACE_CBID_cuStreamEndCapture_ptsz,
 };
+// The runtime's capture calls too: the runtime may reach the driver's capture entry through a
+// path that raises no driver-API callback (a native CUDA 13 program's graph then looked as if
+// it had been captured before profiling), and the runtime callback is raised by cudart itself.
+constexpr std::array<CUpti_CallbackId, 4> kRuntimeCaptureBegin = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_ptsz_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030,
+};
+constexpr std::array<CUpti_CallbackId, 2> kRuntimeCaptureEnd = {
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+    CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_ptsz_v10000,
+};
 constexpr std::array<CUpti_CallbackId, 6> kGraphResource = {
     CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED,          CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED,
     CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING,
@@ -56,6 +69,8 @@ std::span<const CUpti_CallbackId> KernelLaunchIds() { return kKernelLaunch; }
 std::span<const CUpti_CallbackId> GraphLaunchIds() { return kGraphLaunch; }
 std::span<const CUpti_CallbackId> CaptureBeginIds() { return kCaptureBegin; }
 std::span<const CUpti_CallbackId> CaptureEndIds() { return kCaptureEnd; }
+std::span<const CUpti_CallbackId> RuntimeCaptureBeginIds() { return kRuntimeCaptureBegin; }
+std::span<const CUpti_CallbackId> RuntimeCaptureEndIds() { return kRuntimeCaptureEnd; }
 std::span<const CUpti_CallbackId> GraphResourceIds() { return kGraphResource; }
 std::span<const CUpti_CallbackId> NvtxIds() { return kNvtx; }
 
@@ -65,6 +80,12 @@ DriverCallKind ClassifyDriverCall(CUpti_CallbackId id) {
   if (Contains(kGraphLaunch, id)) return DriverCallKind::kGraphLaunch;
   if (Contains(kCaptureBegin, id)) return DriverCallKind::kCaptureBegin;
   if (Contains(kCaptureEnd, id)) return DriverCallKind::kCaptureEnd;
+  return DriverCallKind::kOther;
+}
+
+DriverCallKind ClassifyRuntimeCall(CUpti_CallbackId id) {
+  if (Contains(kRuntimeCaptureBegin, id)) return DriverCallKind::kCaptureBegin;
+  if (Contains(kRuntimeCaptureEnd, id)) return DriverCallKind::kCaptureEnd;
   return DriverCallKind::kOther;
 }
 

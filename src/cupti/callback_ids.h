@@ -15,6 +15,10 @@ std::span<const CUpti_CallbackId> GraphLaunchIds();
 // cuStreamBeginCapture* and cuStreamEndCapture*.
 std::span<const CUpti_CallbackId> CaptureBeginIds();
 std::span<const CUpti_CallbackId> CaptureEndIds();
+// Runtime API domain: cudaStreamBeginCapture*, cudaStreamBeginCaptureToGraph*,
+// cudaStreamEndCapture*. The only runtime callbacks: launches reach the driver ids.
+std::span<const CUpti_CallbackId> RuntimeCaptureBeginIds();
+std::span<const CUpti_CallbackId> RuntimeCaptureEndIds();
 // Resource domain: graph, node and exec lifetime.
 std::span<const CUpti_CallbackId> GraphResourceIds();
 // NVTX domain: nvtxRangePushA and nvtxRangePop.
@@ -22,5 +26,7 @@ std::span<const CUpti_CallbackId> NvtxIds();
 
 enum class DriverCallKind { kOther, kKernelLaunch, kGraphLaunch, kCaptureBegin, kCaptureEnd };
 DriverCallKind ClassifyDriverCall(CUpti_CallbackId id);
+// kCaptureBegin, kCaptureEnd or kOther for a runtime API callback id.
+DriverCallKind ClassifyRuntimeCall(CUpti_CallbackId id);
 
 }  // namespace proton::cupti

@@ -16,5 +16,7 @@ void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, u
 void SetBufferOwner(CuptiBackend* backend);
 // After this, every entry point above returns at once (process exit: CuptiBackend::Stop).
 void DetachCallbacks();
+// PROTON_DEBUG_CALLBACKS: every callback prints one stderr line (set at Start).
+void SetCallbackDebug(bool on);
 
 }  // namespace proton::cupti

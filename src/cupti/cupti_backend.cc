@@ -112,6 +112,8 @@ Status CuptiBackend::EnableCallbacks(bool nvtx) {
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, GraphLaunchIds()));
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, CaptureBeginIds()));
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_DRIVER_API, CaptureEndIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureBeginIds()));
+  PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureEndIds()));
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RESOURCE, GraphResourceIds()));
   if (nvtx) PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_NVTX, NvtxIds()));
   return Status();
@@ -119,7 +121,8 @@ Status CuptiBackend::EnableCallbacks(bool nvtx) {
 
 void CuptiBackend::DisableCallbacks() {
   for (CUpti_CallbackDomain domain :
-       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CB_DOMAIN_NVTX}) {
+       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_RESOURCE,
+        CUPTI_CB_DOMAIN_NVTX}) {
     cupti_->enable_domain(0, subscriber_, domain);
   }
 }
@@ -148,6 +151,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   if (nvtx_enabled_ && std::getenv("NVTX_INJECTION64_PATH") == nullptr && !cupti_->path.empty()) {
     setenv("NVTX_INJECTION64_PATH", cupti_->path.c_str(), 0);
   }
+  SetCallbackDebug(DebugCallbacksEnabled());
   hot_.sink.store(sink, std::memory_order_release);
   CUptiResult result = cupti_->subscribe(&subscriber_, &CallbackTrampoline, this);
   if (result != CUPTI_SUCCESS) {

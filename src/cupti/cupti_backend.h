@@ -44,6 +44,8 @@ class CuptiBackend final : public Backend {
 
   // CUPTI entry points; the static trampolines in cupti_callbacks.cc forward here. Never throw.
   void OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data);
+  // PROTON_DEBUG_CALLBACKS: one stderr line describing the callback (off the common path).
+  void LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data);
   void OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records);
   void OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                          size_t valid_size);
@@ -69,6 +71,7 @@ class CuptiBackend final : public Backend {
   // Handlers get the sink loaded once by OnCallback: Stop may clear the sink while a callback of
   // another thread is in flight, and the sink (owned by the core) outlives the backend.
   void HandleDriverCall(BackendSink* sink, CUpti_CallbackId id, const CUpti_CallbackData* data);
+  void HandleRuntimeCall(CUpti_CallbackId id, const CUpti_CallbackData* data);
   void HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data);
   void HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data);
   void HandleResource(BackendSink* sink, CUpti_CallbackId id, const CUpti_ResourceData* data);

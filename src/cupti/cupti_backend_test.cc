@@ -27,6 +27,7 @@ using testing::EmitGraphResource;
 using testing::EmitLaunch;
 using testing::EmitNvtxPop;
 using testing::EmitNvtxPush;
+using testing::EmitRuntimeCapture;
 using testing::Fake;
 using testing::MakeKernel;
 
@@ -119,10 +120,12 @@ TEST_F(CuptiBackendTest, StartEnablesExactlyTheListedCallbacksAndConcurrentKerne
   add(CUPTI_CB_DOMAIN_DRIVER_API, GraphLaunchIds());
   add(CUPTI_CB_DOMAIN_DRIVER_API, CaptureBeginIds());
   add(CUPTI_CB_DOMAIN_DRIVER_API, CaptureEndIds());
+  add(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureBeginIds());
+  add(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureEndIds());
   add(CUPTI_CB_DOMAIN_RESOURCE, GraphResourceIds());
   add(CUPTI_CB_DOMAIN_NVTX, NvtxIds());
   EXPECT_EQ(enabled, expected);
-  EXPECT_EQ(expected.size(), 10u + 2 + 6 + 2 + 6 + 2);
+  EXPECT_EQ(expected.size(), 10u + 2 + 6 + 2 + 4 + 2 + 6 + 2);
   ASSERT_EQ(Fake().enabled_kinds.size(), 1u);
   EXPECT_EQ(Fake().enabled_kinds[0], CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
   EXPECT_NE(Fake().request, nullptr);
@@ -311,6 +314,70 @@ TEST_F(CuptiBackendTest, CaptureCreatesNoCorrelationAndRecordsCapturePath) {
   EXPECT_EQ(backend_->graphs().node_count(), 0u);
 }
 
+// The callbacks of a native program (nvcc, CUDA 13 runtime) that captures two <<<>>> launches
+// inside NVTX "capture" and replays the graph in NVTX "replay": the runtime reports the capture
+// through its own callbacks and no driver capture callback comes. Before the runtime ids were
+// handled, the launches counted as executed ("enter 3 kernel_a 1"), the nodes were not captured
+// and every replayed kernel fell back to the launch context with the §3.8 warning.
+TEST_F(CuptiBackendTest, NativeRuntimeCaptureWithoutDriverCaptureCallbacksIsCaptured) {
+  StartOk();
+  auto stream = reinterpret_cast<CUstream>(0x77);
+  EmitNvtxPush("capture");
+  EmitRuntimeCapture(true, CUPTI_API_ENTER, stream);
+  EmitRuntimeCapture(true, CUPTI_API_EXIT, stream);
+  uint64_t node = 100;
+  for (const char* name : {"kernel_a", "kernel_b"}) {
+    EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 3, name);
+    EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, node++, /*graph=*/1);
+    EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 3, name);
+  }
+  EmitRuntimeCapture(false, CUPTI_API_ENTER, stream);
+  EmitRuntimeCapture(false, CUPTI_API_EXIT, stream);
+  EmitNvtxPop();
+  EXPECT_EQ(sink_.events, (std::vector<std::string>{"push capture", "captured 100 kernel_a",
+                                                    "captured 101 kernel_b", "pop"}));
+  EXPECT_EQ(backend_->max_submitted(), 0u);
+  // cudaGraphInstantiate: each node is created and cloned into exec 7.
+  for (uint64_t original : {100u, 101u}) {
+    EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, original + 100, 2);
+    EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED, original + 100, 2, 7, original);
+  }
+  EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED, 0, 1, 7);
+  // After the capture ended, a launch is an ordinary launch again.
+  Launch(4, "after");
+  sink_.events.clear();
+  EmitNvtxPush("replay");
+  for (uint32_t corr = 10; corr < 30; ++corr) {
+    EmitGraphLaunch(CUPTI_API_ENTER, corr, 7);
+    EmitGraphLaunch(CUPTI_API_EXIT, corr, 7);
+    Queue(MakeKernel(corr, corr * 10, corr * 10 + 2, "kernel_a", 7, 0, 7, 200));
+    Queue(MakeKernel(corr, corr * 10 + 3, corr * 10 + 5, "kernel_b", 7, 0, 7, 201));
+  }
+  EmitNvtxPop();
+  EXPECT_EQ(sink_.events[1], "enter 10  2");  // the exec is known: two kernel records
+  backend_->Flush(true);
+  ASSERT_EQ(sink_.records.size(), 40u);
+  for (const SeenRecord& r : sink_.records) {
+    EXPECT_EQ(r.graph_node_id, r.name == "kernel_a" ? 100u : 101u) << r.name;
+  }
+}
+
+// Both the runtime and the driver report the same capture: counted once, so the end of it
+// ends the capture.
+TEST_F(CuptiBackendTest, CaptureReportedByRuntimeAndDriverEndsOnce) {
+  StartOk();
+  auto stream = reinterpret_cast<CUstream>(0x77);
+  EmitRuntimeCapture(true, CUPTI_API_ENTER, stream);
+  EmitCapture(true, CUPTI_API_EXIT);  // the fake's driver capture names no stream
+  EmitRuntimeCapture(true, CUPTI_API_EXIT, stream);
+  EmitCapture(false, CUPTI_API_EXIT);
+  Launch(5, "still_captured");
+  EXPECT_EQ(backend_->max_submitted(), 0u);
+  EmitRuntimeCapture(false, CUPTI_API_EXIT, stream);
+  Launch(6, "executed");
+  EXPECT_EQ(backend_->max_submitted(), 6u);
+}
+
 TEST_F(CuptiBackendTest, GraphCapturedBeforeStartFallsBack) {
   StartOk();
   for (uint32_t corr = 1; corr <= 3; ++corr) {
@@ -351,7 +418,8 @@ TEST_F(CuptiBackendTest, StopFollowsTheProtocolOrderAndAllowsRestart) {
   Fake().calls.clear();
   backend_->Stop();
   EXPECT_EQ(Fake().calls, (std::vector<std::string>{"activity_disable", "enable_domain(0,1)",
-                                                    "enable_domain(0,3)", "enable_domain(0,5)",
+                                                    "enable_domain(0,2)", "enable_domain(0,3)",
+                                                    "enable_domain(0,5)",
                                                     "unsubscribe", "finalize"}));
   EXPECT_FALSE(backend_->started());
   EXPECT_EQ(backend_->max_submitted(), 0u);  // correlation ids restart after finalize

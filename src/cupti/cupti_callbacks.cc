@@ -1,6 +1,7 @@
 // The callback hot path (profiler.md §5.3, §5.9, §5.10): kernel and graph launches, stream
 // capture, graph resource events and NVTX ranges. Runs on application threads; uses only
 // thread-local state, atomics and the graph tracker, and never lets an exception escape.
+#include <cstdio>
 #include <exception>
 #include <string>
 
@@ -24,16 +25,27 @@ std::atomic<CuptiBackend*> g_buffer_owner{nullptr};
 // thread-local state below needed only while some thread is inside a guard or a capture, so
 // the common launch reads no thread-local at all (in a shared library every thread-local
 // access is a __tls_get_addr call through the DTV: more lines).
+// `flags` is the word every entry checks first: one test of it keeps both rare cases (detached,
+// debug printing) off the common path without another load.
+constexpr uint8_t kDetached = 1;  // set once at process exit
+constexpr uint8_t kDebug = 2;     // PROTON_DEBUG_CALLBACKS
 struct alignas(64) CallbackGate {
-  std::atomic<bool> detached{false};  // set once at process exit, checked first by every entry
+  std::atomic<uint8_t> flags{0};
   std::atomic<int> guarded_threads{0};    // threads with t_guard_depth > 0
   std::atomic<int> capturing_threads{0};  // threads with t_capture_depth > 0
 };
 CallbackGate g_gate;
 
+bool Detached() { return (g_gate.flags.load(std::memory_order_acquire) & kDetached) != 0; }
+
 // Per-thread state. Plain types only, so access needs no TLS initialisation guard.
 thread_local int t_guard_depth = 0;          // > 0: our own CUDA calls (recursion guard)
+// The streams this thread is capturing. A set, not a counter: the runtime's and the driver's
+// callbacks both report one capture (either may be missing, §5.3), and a set counts it once.
+constexpr int kCaptureSlots = 8;
 thread_local int t_capture_depth = 0;        // > 0: the thread is capturing a stream
+thread_local CUstream t_capture_streams[kCaptureSlots] = {};
+thread_local int t_capture_overflow = 0;     // captures beyond kCaptureSlots, counted only
 thread_local bool t_in_captured_launch = false;
 thread_local const char* t_captured_launch_name = nullptr;
 
@@ -50,6 +62,72 @@ bool ReturnedSuccess(const CUpti_CallbackData* data) {
          *static_cast<const CUresult*>(data->functionReturnValue) == CUDA_SUCCESS;
 }
 
+// Every capture call's parameter struct, runtime or driver, starts with the stream.
+CUstream CaptureStream(const CUpti_CallbackData* data) {
+  return data->functionParams != nullptr ? *static_cast<const CUstream*>(data->functionParams)
+                                         : nullptr;
+}
+
+void SetCaptureDepth(int depth) {
+  if (t_capture_depth == 0 && depth > 0) {
+    g_gate.capturing_threads.fetch_add(1, std::memory_order_acq_rel);
+  } else if (t_capture_depth > 0 && depth == 0) {
+    g_gate.capturing_threads.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  t_capture_depth = depth;
+}
+
+// Capture begin or end as seen at the exit of a runtime or driver capture call.
+void NoteCapture(bool begin, const CUpti_CallbackData* data) {
+  if (data->callbackSite != CUPTI_API_EXIT) return;
+  CUstream stream = CaptureStream(data);
+  int used = t_capture_depth - t_capture_overflow;  // slots in use
+  int found = -1;
+  for (int i = 0; i < used; ++i) {
+    if (t_capture_streams[i] == stream) found = i;
+  }
+  if (begin) {
+    if (found >= 0 || !ReturnedSuccess(data)) return;  // the other domain's report of it
+    if (used < kCaptureSlots) {
+      t_capture_streams[used] = stream;
+    } else {
+      ++t_capture_overflow;
+    }
+    SetCaptureDepth(t_capture_depth + 1);
+    return;
+  }
+  // An end finishes the capture whatever it returns (an invalidated capture ends too).
+  if (found >= 0) {
+    t_capture_streams[found] = t_capture_streams[used - 1];
+    SetCaptureDepth(t_capture_depth - 1);
+  } else if (t_capture_overflow > 0) {
+    --t_capture_overflow;
+    SetCaptureDepth(t_capture_depth - 1);
+  }
+}
+
+const char* DomainName(CUpti_CallbackDomain domain) {
+  switch (domain) {
+    case CUPTI_CB_DOMAIN_DRIVER_API: return "driver";
+    case CUPTI_CB_DOMAIN_RUNTIME_API: return "runtime";
+    case CUPTI_CB_DOMAIN_RESOURCE: return "resource";
+    case CUPTI_CB_DOMAIN_NVTX: return "nvtx";
+    default: return "other";
+  }
+}
+
+const char* ResourceName(CUpti_CallbackId id) {
+  switch (id) {
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: return "GRAPHNODE_CREATED";
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED: return "GRAPHNODE_CLONED";
+    case CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING: return "GRAPHNODE_DESTROY_STARTING";
+    case CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING: return "GRAPH_DESTROY_STARTING";
+    case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED: return "GRAPHEXEC_CREATED";
+    case CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING: return "GRAPHEXEC_DESTROY_STARTING";
+    default: return "resource";
+  }
+}
+
 }  // namespace
 
 ScopedCallbackGuard::ScopedCallbackGuard() {
@@ -64,19 +142,30 @@ void SetBufferOwner(CuptiBackend* backend) {
   g_buffer_owner.store(backend, std::memory_order_release);
 }
 
-void DetachCallbacks() { g_gate.detached.store(true, std::memory_order_release); }
+void DetachCallbacks() { g_gate.flags.fetch_or(kDetached, std::memory_order_acq_rel); }
+
+void SetCallbackDebug(bool on) {
+  if (on) {
+    g_gate.flags.fetch_or(kDebug, std::memory_order_acq_rel);
+  } else {
+    g_gate.flags.fetch_and(static_cast<uint8_t>(~kDebug), std::memory_order_acq_rel);
+  }
+}
 
 void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId id, const void* data) {
-  if (g_gate.detached.load(std::memory_order_acquire) || userdata == nullptr || data == nullptr) {
-    return;
+  uint8_t flags = g_gate.flags.load(std::memory_order_acquire);
+  if (userdata == nullptr || data == nullptr) return;
+  if (flags != 0) {  // rare: detached, or debug printing
+    if ((flags & kDetached) != 0) return;
+    static_cast<CuptiBackend*>(userdata)->LogCallback(domain, id, data);
   }
   static_cast<CuptiBackend*>(userdata)->OnCallback(domain, id, data);
 }
 
 void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* max_records) {
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
-  if (owner == nullptr || g_gate.detached.load(std::memory_order_acquire)) {
+  if (owner == nullptr || Detached()) {
     *buffer = nullptr;
     *size = 0;
     *max_records = 0;
@@ -87,7 +176,7 @@ void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* 
 
 void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                         size_t /*size*/, size_t valid_size) {
-  if (g_gate.detached.load(std::memory_order_acquire)) return;  // the buffer stays allocated
+  if (Detached()) return;  // the buffer stays allocated
   CuptiBackend* owner = g_buffer_owner.load(std::memory_order_acquire);
   if (owner != nullptr) owner->OnBufferCompleted(context, stream_id, buffer, valid_size);
 }
@@ -101,6 +190,9 @@ void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
     switch (domain) {
       case CUPTI_CB_DOMAIN_DRIVER_API:
         HandleDriverCall(sink, id, static_cast<const CUpti_CallbackData*>(data));
+        break;
+      case CUPTI_CB_DOMAIN_RUNTIME_API:
+        HandleRuntimeCall(id, static_cast<const CUpti_CallbackData*>(data));
         break;
       case CUPTI_CB_DOMAIN_RESOURCE:
         HandleResource(sink, id, static_cast<const CUpti_ResourceData*>(data));
@@ -126,19 +218,69 @@ void CuptiBackend::HandleDriverCall(BackendSink* sink, CUpti_CallbackId id,
       HandleGraphLaunch(sink, data);
       break;
     case DriverCallKind::kCaptureBegin:
-      if (data->callbackSite == CUPTI_API_EXIT && ReturnedSuccess(data) &&
-          t_capture_depth++ == 0) {
-        g_gate.capturing_threads.fetch_add(1, std::memory_order_acq_rel);
-      }
+      NoteCapture(true, data);
       break;
     case DriverCallKind::kCaptureEnd:
-      if (data->callbackSite == CUPTI_API_EXIT && t_capture_depth > 0 &&
-          --t_capture_depth == 0) {
-        g_gate.capturing_threads.fetch_sub(1, std::memory_order_acq_rel);
-      }
+      NoteCapture(false, data);
       break;
     case DriverCallKind::kOther:
       break;
+  }
+}
+
+void CuptiBackend::HandleRuntimeCall(CUpti_CallbackId id, const CUpti_CallbackData* data) {
+  DriverCallKind kind = ClassifyRuntimeCall(id);
+  if (kind == DriverCallKind::kCaptureBegin) NoteCapture(true, data);
+  if (kind == DriverCallKind::kCaptureEnd) NoteCapture(false, data);
+}
+
+void CuptiBackend::LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                               const void* data) {
+  try {
+    if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
+      const auto* resource = static_cast<const CUpti_ResourceData*>(data);
+      const auto* graph = static_cast<const CUpti_GraphData*>(resource->resourceDescriptor);
+      uint64_t node_id = 0, original_id = 0;
+      uint32_t graph_id = 0, exec_id = 0;
+      int type = -1;
+      if (graph != nullptr && cupti_ != nullptr) {
+        if (graph->node != nullptr) cupti_->get_graph_node_id(graph->node, &node_id);
+        if (graph->originalNode != nullptr) {
+          cupti_->get_graph_node_id(graph->originalNode, &original_id);
+        }
+        if (graph->graph != nullptr) cupti_->get_graph_id(graph->graph, &graph_id);
+        if (graph->graphExec != nullptr) cupti_->get_graph_exec_id(graph->graphExec, &exec_id);
+        type = static_cast<int>(graph->nodeType);
+      }
+      std::fprintf(stderr,
+                   "[proton] cb resource %u %s node=%llu graph=%u exec=%u original=%llu type=%d "
+                   "capturing=%d in_launch=%d\n",
+                   static_cast<unsigned>(id), ResourceName(id),
+                   static_cast<unsigned long long>(node_id), graph_id, exec_id,
+                   static_cast<unsigned long long>(original_id), type, t_capture_depth,
+                   t_in_captured_launch ? 1 : 0);
+      return;
+    }
+    const char* name = "?";
+    const char* site = "";
+    uint64_t correlation_id = 0;
+    const char* symbol = "";
+    if (domain == CUPTI_CB_DOMAIN_NVTX) {
+      const auto* nvtx = static_cast<const CUpti_NvtxData*>(data);
+      if (nvtx->functionName != nullptr) name = nvtx->functionName;
+    } else {
+      const auto* api = static_cast<const CUpti_CallbackData*>(data);
+      if (api->functionName != nullptr) name = api->functionName;
+      site = api->callbackSite == CUPTI_API_ENTER ? " enter" : " exit";
+      correlation_id = api->correlationId;
+      if (api->symbolName != nullptr) symbol = api->symbolName;
+    }
+    std::fprintf(stderr, "[proton] cb %s %u %s%s corr=%llu capturing=%d%s%s\n",
+                 DomainName(domain), static_cast<unsigned>(id), name, site,
+                 static_cast<unsigned long long>(correlation_id), t_capture_depth,
+                 *symbol != '\0' ? " symbol=" : "", symbol);
+  } catch (...) {
+    // Nothing may leave a callback.
   }
 }
 

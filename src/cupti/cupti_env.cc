@@ -36,6 +36,7 @@ size_t ActivityBufferSize() {
 
 bool NvtxEnabled() { return GetConfig().enable_nvtx; }
 bool VerboseEnabled() { return GetConfig().verbose; }
+bool DebugCallbacksEnabled() { return GetConfig().debug_callbacks; }
 bool CliMode() { return IsCommandLineMode(); }
 
 }  // namespace proton::cupti

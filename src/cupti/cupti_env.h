@@ -19,6 +19,7 @@ size_t ParseBufferSize(const std::string& text);
 
 bool NvtxEnabled();   // PROTON_ENABLE_NVTX / TRITON_ENABLE_NVTX, default true
 bool VerboseEnabled();  // PROTON_VERBOSE
+bool DebugCallbacksEnabled();  // PROTON_DEBUG_CALLBACKS
 bool CliMode();       // PROTON_CLI=1: the process runs under the `proton` command
 
 }  // namespace proton::cupti

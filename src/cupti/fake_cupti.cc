@@ -303,6 +303,20 @@ void EmitCapture(bool begin, CUpti_ApiCallbackSite site) {
        &data);
 }
 
+void EmitRuntimeCapture(bool begin, CUpti_ApiCallbackSite site, CUstream stream) {
+  int result = 0;  // cudaSuccess
+  CUstream params[2] = {stream, nullptr};  // cudaStreamBeginCapture_v10000_params: stream first
+  CUpti_CallbackData data{};
+  data.callbackSite = site;
+  data.functionName = begin ? "cudaStreamBeginCapture" : "cudaStreamEndCapture";
+  data.functionParams = params;
+  data.functionReturnValue = site == CUPTI_API_EXIT ? &result : nullptr;
+  Emit(CUPTI_CB_DOMAIN_RUNTIME_API,
+       begin ? CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCapture_v10000
+             : CUPTI_RUNTIME_TRACE_CBID_cudaStreamEndCapture_v10000,
+       &data);
+}
+
 void EmitGraphResource(CUpti_CallbackId id, uint64_t node_id, uint32_t graph_id, uint32_t exec_id,
                        uint64_t original_node_id, CUgraphNodeType type) {
   CUpti_GraphData graph{};

@@ -61,6 +61,8 @@ void EmitLaunch(CUpti_CallbackId id, CUpti_ApiCallbackSite site, uint32_t correl
                 CUresult result = CUDA_SUCCESS);
 void EmitGraphLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, uint32_t exec_id);
 void EmitCapture(bool begin, CUpti_ApiCallbackSite site);
+// The runtime's cudaStreamBeginCapture / cudaStreamEndCapture callback on `stream`.
+void EmitRuntimeCapture(bool begin, CUpti_ApiCallbackSite site, CUstream stream);
 // Graph handles are fake pointers whose value is the id.
 void EmitGraphResource(CUpti_CallbackId id, uint64_t node_id, uint32_t graph_id,
                        uint32_t exec_id = 0, uint64_t original_node_id = 0,

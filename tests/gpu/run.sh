@@ -211,6 +211,30 @@ if want phases; then
   check_lines phases "$rc" "$WORK/logs/ours_phases.log"
 fi
 
+# ---- native_graph: a nvcc program's stream capture and replays (§3.8), static and shared cudart
+if want native_graph; then
+  log "case native_graph"
+  NVCC=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
+  nd=$WORK/native_graph; mkdir -p "$nd"
+  for rt in static shared; do
+    if ! "$NVCC" -arch=sm_90 -cudart $rt -o "$nd/graph_capture_$rt" \
+         "$ROOT/tests/gpu/native/graph_capture.cu" > "$WORK/logs/native_graph_build_$rt.log" 2>&1; then
+      echo "native_graph_$rt FAIL nvcc: $(tail -2 "$WORK/logs/native_graph_build_$rt.log" | tr '\n' ' ')" >> "$CHECKS_FILE"
+      continue
+    fi
+    rc=$(run_one "$WORK/logs/ours_native_graph_$rt.log" "$nd" -- "$OURS" -n "$nd/ng_$rt" "./graph_capture_$rt")
+    if [ "$rc" != 0 ]; then
+      echo "native_graph_$rt FAIL exit $rc: $(tail -2 "$WORK/logs/ours_native_graph_$rt.log" | tr '\n' ' ')" >> "$CHECKS_FILE"
+    else
+      "$PY" "$ROOT/tests/gpu/check_native_graph.py" "$nd/ng_$rt.hatchet" \
+        "$WORK/logs/ours_native_graph_$rt.log" $rt >> "$CHECKS_FILE"
+    fi
+  done
+  # The callback sequence of one run, for the reader (PROTON_DEBUG_CALLBACKS, §1.11).
+  [ -x "$nd/graph_capture_static" ] && run_one "$WORK/logs/native_graph_callbacks.log" "$nd" -- \
+    env PROTON_DEBUG_CALLBACKS=1 "$OURS" -n "$nd/ng_debug" ./graph_capture_static > /dev/null
+fi
+
 # ---- model.py: G5 ----------------------------------------------------------------------------
 if "$PY" -c 'import transformers' 2>/dev/null; then
   cli_case gpt2_shadow hatchet hatchet "$W" model.py 3

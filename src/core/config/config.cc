@@ -10,7 +10,7 @@
 namespace proton {
 namespace {
 
-constexpr std::array<Knob, 13> kKnobs = {{
+constexpr std::array<Knob, 14> kKnobs = {{
     {"PROTON_DISABLE", "TRITON_PROTON_DISABLE", KnobType::kBool, "false",
      "start() returns None and does nothing; under the command the target runs unprofiled"},
     {"PROTON_PROFILE_BUFFER_SIZE", "TRITON_PROFILE_BUFFER_SIZE", KnobType::kInt, "67108864",
@@ -33,6 +33,8 @@ constexpr std::array<Knob, 13> kKnobs = {{
      "make `import triton.profiler` return proton (default: true in CLI mode)"},
     {"PROTON_VERBOSE", "", KnobType::kBool, "false",
      "print library resolution, session start and each file written to stderr"},
+    {"PROTON_DEBUG_CALLBACKS", "", KnobType::kBool, "false",
+     "one stderr line per CUPTI callback the backend receives"},
     {"PROTON_RECORD", "", KnobType::kString, "",
      "path of a JSON-lines file recording every core input of this process"},
 }};
@@ -99,6 +101,7 @@ Config ReadConfig(GetEnvFn getenv_fn) {
   if (auto v = text("PROTON_ALIAS_TRITON_PROFILER")) c.alias_triton_profiler = ParseBool(*v);
   c.verbose = boolean("PROTON_VERBOSE", false);
   c.record = str("PROTON_RECORD");
+  c.debug_callbacks = boolean("PROTON_DEBUG_CALLBACKS", false);
   return c;
 }
 

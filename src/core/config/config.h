@@ -38,6 +38,7 @@ struct Config {
   std::optional<bool> alias_triton_profiler;  // unset: true in CLI mode, false otherwise
   bool verbose = false;
   std::string record;
+  bool debug_callbacks = false;
 };
 
 // Reads every knob from `getenv` (injectable for tests).
