@@ -156,6 +156,21 @@ def check_trace(proton, work):
           f"{sorted(set(lanes.values()))[:6]}, unmatched {bad[:4]}")
 
 
+def check_flush_probe(build, work):
+    """How soon a sealed phase is written on real CUPTI (workloads/flush_probe.py prints CHECK
+    lines; its PROTON_VERBOSE log says what a waiting phase waits for)."""
+    base = os.path.join(work, "probe")
+    env = {"PYTHONPATH": os.path.join(build, "python"), "PROTON_VERBOSE": "1"}
+    rc = run([sys.executable, os.path.join(HERE, "workloads", "flush_probe.py"), base],
+             base + ".log", env=env)
+    lines = open(base + ".log").read().splitlines()
+    for line in lines:
+        if line.startswith("CHECK "):
+            print(line, flush=True)
+    if rc != 0:
+        check("flush_probe", False, f"exit {rc}: {lines[-2:]}")
+
+
 def main():
     proton, build, work = sys.argv[1:4]
     os.makedirs(work, exist_ok=True)
@@ -170,6 +185,10 @@ def main():
     check_kill(proton, work)
     check_vllm(build, work, flat)
     check_trace(proton, work)
+    check_flush_probe(build, work)
+    # The callback sequence of a PyTorch graph capture under the command (PROTON_DEBUG_CALLBACKS).
+    run([proton, "-n", os.path.join(work, "debug"), sys.executable, WORKLOAD, "flat", "1"],
+        os.path.join(work, "debug_callbacks.log"), env={"PROTON_DEBUG_CALLBACKS": "1"})
 
 
 if __name__ == "__main__":

@@ -272,7 +272,7 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
   }
 }
 
-void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
+void Correlator::CollectDataInFlight(std::unordered_map<const Data*, size_t>* out) {
   // A launch that captures after this bump refreshes its session list, and so captures into
   // the current phase (sealed phases were sealed before this call). One that read an older
   // epoch took its slot, or made its map entry, before that read (TakeSlot, LaunchEnterSlow):
@@ -285,7 +285,7 @@ void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
       if (slot.key.load(std::memory_order_seq_cst) == 0) continue;
       uint64_t key = HoldUnlessFree(slot);
       if (key == 0) continue;
-      for (uint32_t t = 0; t < slot.count; ++t) out->insert(slot.targets[t].data);
+      for (uint32_t t = 0; t < slot.count; ++t) ++(*out)[slot.targets[t].data];
       slot.key.store(key, std::memory_order_release);
     }
   }
@@ -294,7 +294,7 @@ void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
     std::lock_guard<std::mutex> lock(mutex_);
     for (const auto& [id, entry] : entries_) {
       if (entry.capturing) capturing.push_back(id);
-      for (const CaptureTarget& target : entry.targets) out->insert(target.data);
+      for (const CaptureTarget& target : entry.targets) ++(*out)[target.data];
     }
   }
   // Captures that began before the bump: each finishes in a moment (later ones capture into
@@ -306,7 +306,7 @@ void Correlator::CollectDataInFlight(std::unordered_set<const Data*>* out) {
         auto it = entries_.find(id);
         if (it == entries_.end() || !it->second.capturing) {
           if (it != entries_.end()) {
-            for (const CaptureTarget& target : it->second.targets) out->insert(target.data);
+            for (const CaptureTarget& target : it->second.targets) ++(*out)[target.data];
           }
           break;
         }

@@ -10,7 +10,6 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -54,7 +53,7 @@ class Correlator : public BackendSink {
   // Phase completion (profiler.md §3.11): adds to `out` the data of every launch whose
   // records have not all arrived (or are being applied). Reads every busy ring slot, so it runs
   // on the phase writer's thread or an API thread, never per launch.
-  void CollectDataInFlight(std::unordered_set<const Data*>* out);
+  void CollectDataInFlight(std::unordered_map<const Data*, size_t>* out);
   LossCounters counters();
   size_t pending_entries();        // tests: correlation entries alive
   size_t heap_entries();           // tests: entries outside the preallocated ring

@@ -4,7 +4,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <unordered_set>
+#include <atomic>
+#include <unordered_map>
 
 #include "core/config/config.h"
 #include "core/correlation/correlator.h"
@@ -51,17 +52,36 @@ void WritePart(const PartJob& job) {
   job.data->Clear();
 }
 
+// PROTON_VERBOSE: why a sealed phase is not written yet, at most once a second per process
+// (the writer checks every 20 ms).
+void ReportWaitingPhase(const Session& s, int phase, size_t launches) {
+  if (!GetConfig().verbose) return;
+  static std::atomic<int64_t> last_ms{0};
+  int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  int64_t last = last_ms.load(std::memory_order_relaxed);
+  if (now - last < 1000 || !last_ms.compare_exchange_strong(last, now)) return;
+  std::fprintf(stderr, "[proton] phase %d of session %d waits for the records of %zu launches\n",
+               phase, s.id, launches);
+}
+
 }  // namespace
 
 void SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions) {
   bool any_sealed = false;
   for (const auto& s : sessions) any_sealed = any_sealed || !s->phases.SealedIncomplete().empty();
   if (!any_sealed) return;
-  std::unordered_set<const Data*> in_flight;
+  std::unordered_map<const Data*, size_t> in_flight;
   correlator_->CollectDataInFlight(&in_flight);
   for (const auto& s : sessions) {
     for (auto [phase, data] : s->phases.SealedIncomplete()) {
-      if (in_flight.count(data) == 0) s->phases.MarkComplete(phase);
+      auto it = in_flight.find(data);
+      if (it == in_flight.end()) {
+        s->phases.MarkComplete(phase);
+      } else {
+        ReportWaitingPhase(*s, phase, it->second);
+      }
     }
   }
 }
