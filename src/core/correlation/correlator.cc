@@ -165,12 +165,52 @@ void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kern
   if (paths.empty()) return;
   std::lock_guard<std::mutex> lock(mutex_);
   graph_paths_[capture_key] = std::move(paths);
+  auto [name_it, added] = graph_key_names_.emplace(capture_key, std::string(kernel_name));
+  if (added) graph_keys_by_name_[name_it->second].push_back(capture_key);
 }
 
 void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
   if (Recording()) RecordLine("graph_released").Uint("key", capture_key);
   std::lock_guard<std::mutex> lock(mutex_);
   graph_paths_.erase(capture_key);
+  auto name = graph_key_names_.find(capture_key);
+  if (name == graph_key_names_.end()) return;
+  auto keys = graph_keys_by_name_.find(name->second);
+  if (keys != graph_keys_by_name_.end()) {
+    std::erase(keys->second, capture_key);
+    if (keys->second.empty()) graph_keys_by_name_.erase(keys);
+  }
+  graph_key_names_.erase(name);
+}
+
+const std::vector<std::string>* Correlator::CapturedPathLocked(uint64_t capture_key,
+                                                             int session_id) const {
+  auto it = graph_paths_.find(capture_key);
+  if (it == graph_paths_.end()) return nullptr;
+  for (const auto& [session, names] : it->second) {
+    if (session == session_id) return &names;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string>* Correlator::GraphPathLocked(const KernelRecord& record,
+                                                          int session_id) const {
+  if (record.graph_node_id != 0) {
+    if (const auto* path = CapturedPathLocked(record.graph_node_id, session_id)) return path;
+  }
+  // Some CUPTI versions name, in a replayed kernel's record, a node of the exec that no
+  // resource callback reported (the exec's own copy of the graph). The captured node of the
+  // same kernel stands for it when every capture of that kernel has the same path.
+  auto keys = graph_keys_by_name_.find(std::string(record.name));
+  if (keys == graph_keys_by_name_.end()) return nullptr;
+  const std::vector<std::string>* found = nullptr;
+  for (uint64_t key : keys->second) {
+    const auto* path = CapturedPathLocked(key, session_id);
+    if (path == nullptr) continue;
+    if (found != nullptr && *found != *path) return nullptr;  // ambiguous: the launch context
+    found = path;
+  }
+  return found;
 }
 
 void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record) {
@@ -181,16 +221,9 @@ void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelR
       continue;
     }
     // A replayed graph kernel: <launch path>/<captured_at>/<capture path> when known.
-    const std::vector<std::string>* path = nullptr;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      auto it = record.graph_node_id ? graph_paths_.find(record.graph_node_id) : graph_paths_.end();
-      if (it != graph_paths_.end()) {
-        for (const auto& [session_id, names] : it->second) {
-          if (session_id == target.session_id) path = &names;
-        }
-      }
-      if (path != nullptr) {
+      if (const std::vector<std::string>* path = GraphPathLocked(record, target.session_id)) {
         std::vector<std::string_view> names{kCapturedAt};
         names.insert(names.end(), path->begin(), path->end());
         NodeRef node = target.data->Descend(target.node, names);
@@ -443,6 +476,8 @@ void Correlator::Reset(bool after_fork) {
   entries_.clear();
   unknown_count_ids_.clear();
   graph_paths_.clear();
+  graph_key_names_.clear();
+  graph_keys_by_name_.clear();
   counters_ = LossCounters{};
   max_completed_.store(0);
   DeleteRetired(/*ring_clear=*/true);

@@ -112,6 +112,10 @@ class Correlator : public BackendSink {
   void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
                        uint32_t expected_records);
   void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);
+  // The capture path (in `session_id`) of the graph node a replayed kernel's record names.
+  const std::vector<std::string>* GraphPathLocked(const KernelRecord& record,
+                                                  int session_id) const;
+  const std::vector<std::string>* CapturedPathLocked(uint64_t capture_key, int session_id) const;
 
   std::once_flag ring_once_;
   std::unique_ptr<Slot[]> ring_;  // allocated at the first launch
@@ -121,6 +125,8 @@ class Correlator : public BackendSink {
   std::unordered_map<uint64_t, Entry> entries_;
   std::vector<uint64_t> unknown_count_ids_;
   std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;
+  std::unordered_map<uint64_t, std::string> graph_key_names_;  // capture key -> kernel name
+  std::unordered_map<std::string, std::vector<uint64_t>> graph_keys_by_name_;
   LossCounters counters_;
   std::atomic<uint64_t> max_completed_{0};
 };

@@ -346,6 +346,40 @@ TEST_F(CorrelatorTest, GraphCapturedInScopeReplayedTwice) {
   EXPECT_EQ(correlator().captured_graph_nodes(), 0u);
 }
 
+TEST_F(CorrelatorTest, ReplayedKernelNamingAnUnreportedExecNodeFindsItsCaptureByName) {
+  // Seen on the H200 under the command: the records of a replayed graph named exec nodes that
+  // no resource callback reported (graph_node_id 0 after the tracker). The captured node of
+  // the same kernel gives the path while that is unambiguous.
+  int id = StartFake("g");
+  uint64_t cap = Scope("A");
+  fake_->sink()->OnGraphNodeCaptured(11, "k");
+  fake_->sink()->OnGraphNodeCaptured(12, "k2");
+  ASSERT_TRUE(ExitScope(cap, "A").ok());
+  uint64_t rep = Scope("B");
+  auto replay = [&](const char* kernel) {
+    uint64_t corr = fake_->NextCorrelationId();
+    fake_->sink()->OnLaunchEnter(corr, "", 1);
+    fake_->sink()->OnLaunchExit(corr);
+    fake_->Queue(FakeRecord{corr, kernel, 100, 200, 0, 7, 5, 0});
+    fake_->CompleteBuffer();
+  };
+  replay("k");
+  replay("k2");
+  uint64_t other = Scope("C");  // a second capture of "k" elsewhere: no longer unambiguous
+  fake_->sink()->OnGraphNodeCaptured(13, "k");
+  ASSERT_TRUE(ExitScope(other, "C").ok());
+  testing::internal::CaptureStderr();
+  replay("k");
+  (void)testing::internal::GetCapturedStderr();
+  fake_->sink()->OnGraphNodeReleased(13);
+  replay("k");
+  ASSERT_TRUE(ExitScope(rep, "B").ok());
+  test::Json doc = SessionJson(id);
+  EXPECT_EQ(Count(doc, {"B", "<captured_at>", "A", "k"}), 2);
+  EXPECT_EQ(Count(doc, {"B", "<captured_at>", "A", "k2"}), 1);
+  EXPECT_EQ(Count(doc, {"B", "k"}), 1);  // the ambiguous one: the launch context
+}
+
 TEST_F(CorrelatorTest, GraphCapturedBeforeStartFallsBackWithOneWarningAndBoundedState) {
   int id = StartFake("g");
   uint64_t rep = Scope("B");
