@@ -164,7 +164,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   }
   Status status = EnableCallbacks(nvtx_enabled_);
   if (status.ok()) {
-    buffers_ = std::make_unique<BufferPool>(ActivityBufferSize());
+    buffers_ = std::make_unique<BufferPool>(ActivityBufferSize(mode));
     buffers_->Reserve(1);
     SetBufferOwner(this);
     result = cupti_->activity_register_callbacks(&BufferRequestedTrampoline,
@@ -236,7 +236,18 @@ void CuptiBackend::Flush(bool synchronize) {
 }
 
 void CuptiBackend::FlushCompleted() {
-  if (started()) cupti_->activity_flush_all(0);
+  if (!started()) return;
+  cupti_->activity_flush_all(0);
+  uint64_t submitted = max_submitted();
+  if (max_completed() >= submitted) return;
+  // On the H200 (CUDA 13.0) a default flush returns no partly filled buffer, even when every
+  // record in it is complete. So: wait for the device here (on this thread only), and force
+  // the flush only if the program launched nothing meanwhile; then no kernel is running and
+  // no record can be cut short. A program that keeps launching gets its records when a buffer
+  // fills (profiler.md §3.11).
+  SynchronizeContexts();
+  if (max_submitted() != submitted) return;
+  cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 }
 
 void CuptiBackend::ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins) {

@@ -35,7 +35,8 @@ class CuptiBackend final : public Backend {
   std::string_view Name() const override { return "cupti"; }
   Status Start(BackendSink* sink, std::string_view mode) override;
   void Flush(bool synchronize) override;
-  // cuptiActivityFlushAll(0): buffers whose records are all complete, never forced.
+  // The records of finished kernels: a default flush, and a forced one after synchronising
+  // when no launch happened meanwhile (never one that could catch a running kernel).
   void FlushCompleted() override;
   void Stop() override;
   std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override;

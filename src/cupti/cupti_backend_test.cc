@@ -267,6 +267,33 @@ TEST_F(CuptiBackendTest, FlushGivesUpAfterAHundredPollsThenForces) {
   EXPECT_EQ(sink_.records.size(), 1u);  // the forced flush delivered it
 }
 
+TEST_F(CuptiBackendTest, FlushCompletedForcesOnlyWhenNothingWasLaunchedMeanwhile) {
+  // The phase writer's flush (§5.14): a default flush delivers no partly filled buffer on the
+  // H200, and a forced one while a kernel runs would cut its record short. So it forces only
+  // after a synchronisation during which the program launched nothing.
+  StartOk();
+  auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000});
+  auto launch = [&](uint32_t id) {
+    EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
+    EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
+  };
+  backend_->FlushCompleted();
+  EXPECT_EQ(Fake().synchronize_count, 0);  // nothing outstanding: no wait for the device
+  launch(1);
+  Queue(MakeKernel(1, 10, 20, "k"), /*ready_after=*/1000);
+  // Another thread launches while this one waits for the device.
+  Fake().on_synchronize = [&] { std::thread([&] { launch(2); }).join(); };
+  backend_->FlushCompleted();
+  EXPECT_EQ(Fake().synchronize_count, 1);
+  EXPECT_EQ(Fake().forced_flush_count, 0);  // a launch came in while it waited
+  EXPECT_TRUE(sink_.records.empty());
+  Fake().on_synchronize = nullptr;
+  Queue(MakeKernel(2, 30, 40, "k"), /*ready_after=*/1000);
+  backend_->FlushCompleted();
+  EXPECT_EQ(Fake().forced_flush_count, 1);
+  EXPECT_EQ(sink_.records.size(), 2u);
+}
+
 TEST_F(CuptiBackendTest, SinkExceptionNeverLeavesBufferCallback) {
   StartOk();
   Launch(1, "k");

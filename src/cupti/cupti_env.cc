@@ -30,7 +30,15 @@ size_t ParseBufferSize(const std::string& text) {
 }
 
 // The knobs below come from the core's one configuration table (read once per process).
-size_t ActivityBufferSize() {
+size_t ActivityBufferSize(std::string_view mode) {
+  // Periodic flushing: CUPTI hands over a partly filled buffer only at a forced flush, which
+  // is safe only when the device is idle (CuptiBackend::FlushCompleted). A busy program's
+  // phases complete as buffers fill, so they are small unless the user chose a size.
+  constexpr uint64_t kPeriodicFlushingBufferSize = uint64_t{1} << 20;
+  if (mode.substr(0, mode.find(':')) == "periodic_flushing" &&
+      !LookupKnob("PROTON_PROFILE_BUFFER_SIZE").has_value()) {
+    return static_cast<size_t>(kPeriodicFlushingBufferSize);
+  }
   return ParseBufferSize(std::to_string(GetConfig().profile_buffer_size));
 }
 

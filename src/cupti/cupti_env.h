@@ -14,7 +14,9 @@ std::string EnvValue(const char* name, const char* alias = nullptr);
 inline constexpr size_t kDefaultBufferSize = 64u << 20;  // 64 MiB, as the reference
 // PROTON_PROFILE_BUFFER_SIZE / TRITON_PROFILE_BUFFER_SIZE in bytes, rounded up to 8 bytes and at
 // least 4 KiB; unparsable values give the default.
-size_t ActivityBufferSize();
+// Bytes per activity buffer: PROTON_PROFILE_BUFFER_SIZE, or 1 MiB in periodic_flushing mode
+// when that knob is unset (profiler.md §1.11, §3.11).
+size_t ActivityBufferSize(std::string_view mode);
 size_t ParseBufferSize(const std::string& text);
 
 bool NvtxEnabled();   // PROTON_ENABLE_NVTX / TRITON_ENABLE_NVTX, default true

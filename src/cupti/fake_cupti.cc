@@ -184,6 +184,7 @@ CUresult FakeCtxPop(CUcontext* context) {
 }
 CUresult FakeCtxSynchronize() {
   ++g_fake.synchronize_count;
+  if (g_fake.on_synchronize) g_fake.on_synchronize();
   return CUDA_SUCCESS;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ struct FakeCupti {
   std::vector<std::string> names;  // storage for record names
   // Driver.
   int synchronize_count = 0;
+  std::function<void()> on_synchronize;  // runs inside cuCtxSynchronize (e.g. another launch)
   std::vector<CUcontext> pushed_contexts;
 };
 

@@ -89,9 +89,10 @@ class Backend {
   // Delivers every completed record to the sink (§5.6 of the profiler spec). `synchronize`
   // is false on the signal path, where a hung kernel must not block the flush.
   virtual void Flush(bool synchronize) = 0;
-  // Delivers the records of kernels that already finished, without waiting for the device or
-  // forcing out records of kernels still running (those would arrive incomplete and be lost).
-  // Called during the run by the phase writer thread (profiler.md §5.14); cheap when idle.
+  // Delivers the records of kernels that already finished, never forcing out records of kernels
+  // still running (those would arrive incomplete and be lost). May wait for the device on the
+  // calling thread. Called during the run by the phase writer thread, outside every core lock
+  // (profiler.md §5.14).
   virtual void FlushCompleted() {}
   // Disables collection and unsubscribes, so another tool can subscribe afterwards.
   virtual void Stop() = 0;

@@ -47,6 +47,9 @@ class Session {
   // the mode is not periodic_flushing.
   const std::string flush_format;
   bool periodic_flushing() const { return !flush_format.empty(); }
+  // is_phase_complete was asked about a sealed phase that was not complete: the phase writer
+  // fetches finished records for this session until its sealed phases are complete.
+  std::atomic<bool> completion_polled{false};
   // Scopes with smaller ids were entered before this session existed: their exits are
   // ignored by this session instead of raising "Context stack is empty".
   const uint64_t first_scope_id;

@@ -328,13 +328,14 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   // Validate before anything is written or opened (D5).
   for (auto& s : targets) PROTON_RETURN_IF_ERROR(CheckFormatForData(*s->CurrentData(), format));
   for (auto& s : targets) s->SetActive(false);
+  // The phase writer finishes what it does first (a part it took, or a backend flush); while
+  // this holds the lock it takes nothing more, so finalize writes every phase still held,
+  // each exactly once, and nobody else uses the backend it may stop.
+  PhaseWriter::WaitIdle();
   if (!targets.empty() && backend_ != nullptr) {
     backend_->Flush(synchronize);
     correlator_->AfterFlush();
   }
-  // Parts the phase writer took before this flush are finished first; it takes nothing after:
-  // finalize writes every phase still held, each exactly once.
-  PhaseWriter::WaitIdle();
   Status result;
   for (auto& s : targets) {
     // A periodic-flushing session's remaining parts keep its part format unless one is given.
@@ -381,6 +382,7 @@ Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
 
 void SessionManager::DiscardAll(bool stop_backend) {
   std::lock_guard<std::mutex> lock(mutex_);
+  PhaseWriter::WaitIdle();  // no-op in a forked child, whose writer did not survive the fork
   sessions_.clear();
   next_id_ = 0;
   if (stop_backend && backend_ != nullptr) {

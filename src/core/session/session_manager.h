@@ -70,6 +70,7 @@ class SessionManager {
   DeviceTable DevicesForLocked(Data& data);
   Status WriteSessionLocked(Session& session, std::string_view format);
   // Marks complete every sealed phase of `sessions` with no launch in flight.
+  std::vector<std::shared_ptr<Session>> WatchedSessionsLocked();
   void UpdateCompletionLocked(const std::vector<std::shared_ptr<Session>>& sessions);
   void StopBackendIfUnusedLocked();
   // Starts the shared backend when none runs. In CLI mode a refusal sets

@@ -103,34 +103,57 @@ Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
   std::lock_guard<std::mutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   if (!target->phases.IsComplete(phase) && phase < target->phases.current_phase()) {
-    // Records of finished kernels may still sit in the backend's buffers: ask for them (no
-    // device synchronisation), so that polling makes progress without deactivate(flushing).
-    if (backend_ != nullptr) backend_->FlushCompleted();
     UpdateCompletionLocked({target});
+    if (!target->phases.IsComplete(phase)) {
+      // Records of finished kernels may still sit in the backend's buffers: the writer thread
+      // fetches them (it may wait for the device; this call must not), so that polling makes
+      // progress without deactivate(flushing=True).
+      target->completion_polled.store(true);
+      PhaseWriter::Wake();
+    }
   }
   return target->phases.IsComplete(phase);
 }
 
+// Sessions whose sealed phases the writer watches: periodic-flushing ones, and those whose
+// completion a program polls (is_phase_complete), until their sealed phases are complete.
+std::vector<std::shared_ptr<Session>> SessionManager::WatchedSessionsLocked() {
+  std::vector<std::shared_ptr<Session>> watched;
+  for (auto& [id, s] : sessions_) {
+    if (s->periodic_flushing() || s->completion_polled.load()) watched.push_back(s);
+  }
+  return watched;
+}
+
 bool SessionManager::WriteCompletedParts() {
-  std::vector<PartJob> jobs;
-  bool waiting = false;
+  Backend* backend = nullptr;
   {
     // Never wait for the lock: finalize holds it while it waits for this thread to be idle.
     std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return true;
-    std::vector<std::shared_ptr<Session>> periodic;
-    for (auto& [id, s] : sessions_) {
-      if (s->periodic_flushing()) periodic.push_back(s);
+    for (auto& s : WatchedSessionsLocked()) {
+      if (!s->phases.SealedIncomplete().empty()) backend = backend_.get();
     }
-    bool sealed = false;
-    for (auto& s : periodic) sealed = sealed || !s->phases.SealedIncomplete().empty();
-    if (sealed && backend_ != nullptr) backend_->FlushCompleted();
-    UpdateCompletionLocked(periodic);
-    for (auto& s : periodic) {
-      for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
-        jobs.push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
+  }
+  // Outside the lock, since it may wait for the device. The backend outlives the call: whatever
+  // stops it first waits for this thread to be idle (PhaseWriter::WaitIdle).
+  if (backend != nullptr) backend->FlushCompleted();
+  std::vector<PartJob> jobs;
+  bool waiting = false;
+  {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return true;
+    std::vector<std::shared_ptr<Session>> watched = WatchedSessionsLocked();
+    UpdateCompletionLocked(watched);
+    for (auto& s : watched) {
+      if (s->periodic_flushing()) {
+        for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
+          jobs.push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
+        }
       }
-      waiting = waiting || !s->phases.SealedIncomplete().empty();
+      bool sealed = !s->phases.SealedIncomplete().empty();
+      if (!sealed) s->completion_polled.store(false);
+      waiting = waiting || sealed;
     }
   }
   for (const PartJob& job : jobs) WritePart(job);
