@@ -40,7 +40,7 @@ class BaseMode:
 
 
 class PCSampling(BaseMode):
-    """``pcsampling:interval=N`` (CUPTI instruction sampling; later)."""
+    """``pcsampling:interval=N`` (CUPTI instruction sampling with stall reasons)."""
 
     __slots__ = ("interval",)
 

@@ -53,6 +53,11 @@ constexpr std::array<CUpti_CallbackId, 6> kGraphResource = {
     CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING, CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING,
     CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED,          CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING,
 };
+constexpr std::array<CUpti_CallbackId, 3> kPcSamplingResource = {
+    CUPTI_CBID_RESOURCE_MODULE_LOADED,
+    CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING,
+    CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
+};
 constexpr std::array<CUpti_CallbackId, 2> kNvtx = {
     CUPTI_CBID_NVTX_nvtxRangePushA,
     CUPTI_CBID_NVTX_nvtxRangePop,
@@ -72,6 +77,7 @@ std::span<const CUpti_CallbackId> CaptureEndIds() { return kCaptureEnd; }
 std::span<const CUpti_CallbackId> RuntimeCaptureBeginIds() { return kRuntimeCaptureBegin; }
 std::span<const CUpti_CallbackId> RuntimeCaptureEndIds() { return kRuntimeCaptureEnd; }
 std::span<const CUpti_CallbackId> GraphResourceIds() { return kGraphResource; }
+std::span<const CUpti_CallbackId> PcSamplingResourceIds() { return kPcSamplingResource; }
 std::span<const CUpti_CallbackId> NvtxIds() { return kNvtx; }
 
 DriverCallKind ClassifyDriverCall(CUpti_CallbackId id) {

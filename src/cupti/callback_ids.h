@@ -21,6 +21,9 @@ std::span<const CUpti_CallbackId> RuntimeCaptureBeginIds();
 std::span<const CUpti_CallbackId> RuntimeCaptureEndIds();
 // Resource domain: graph, node and exec lifetime.
 std::span<const CUpti_CallbackId> GraphResourceIds();
+// Resource domain, pcsampling mode only: module load/unload (cubins for source lines) and
+// context destruction (sampling disabled there).
+std::span<const CUpti_CallbackId> PcSamplingResourceIds();
 // NVTX domain: nvtxRangePushA and nvtxRangePop.
 std::span<const CUpti_CallbackId> NvtxIds();
 

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <string>
+#include <utility>
 
 namespace proton::cupti {
 namespace {
@@ -32,9 +33,37 @@ const char* BuiltinCuptiName(CUptiResult result) {
     case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES: return "CUPTI_ERROR_INSUFFICIENT_PRIVILEGES";
     case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
       return "CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED";
+    case CUPTI_ERROR_NOT_SUPPORTED: return "CUPTI_ERROR_NOT_SUPPORTED";
+    case CUPTI_ERROR_INVALID_OPERATION: return "CUPTI_ERROR_INVALID_OPERATION";
+    case CUPTI_ERROR_OUT_OF_MEMORY: return "CUPTI_ERROR_OUT_OF_MEMORY";
+    case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
+      return "CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES";
+    case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED: return "CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED";
     case CUPTI_ERROR_UNKNOWN: return "CUPTI_ERROR_UNKNOWN";
     default: return nullptr;
   }
+}
+
+// Optional entries: left null when absent (checked by MissingPcSamplingSymbol).
+template <typename Fn>
+void ResolveOptional(void* handle, const char* symbol, Fn* out) {
+  *out = reinterpret_cast<Fn>(dlsym(handle, symbol));
+}
+
+void ResolvePcSamplingApi(void* handle, CuptiApi* api) {
+  ResolveOptional(handle, "cuptiPCSamplingEnable", &api->pc_sampling_enable);
+  ResolveOptional(handle, "cuptiPCSamplingDisable", &api->pc_sampling_disable);
+  ResolveOptional(handle, "cuptiPCSamplingStart", &api->pc_sampling_start);
+  ResolveOptional(handle, "cuptiPCSamplingStop", &api->pc_sampling_stop);
+  ResolveOptional(handle, "cuptiPCSamplingGetData", &api->pc_sampling_get_data);
+  ResolveOptional(handle, "cuptiPCSamplingSetConfigurationAttribute",
+                  &api->pc_sampling_set_configuration);
+  ResolveOptional(handle, "cuptiPCSamplingGetNumStallReasons",
+                  &api->pc_sampling_get_num_stall_reasons);
+  ResolveOptional(handle, "cuptiPCSamplingGetStallReasons", &api->pc_sampling_get_stall_reasons);
+  ResolveOptional(handle, "cuptiGetSassToSourceCorrelation",
+                  &api->get_sass_to_source_correlation);
+  ResolveOptional(handle, "cuptiGetCubinCrc", &api->get_cubin_crc);
 }
 
 }  // namespace
@@ -74,7 +103,31 @@ Status ResolveCuptiApi(void* handle, const std::string& path, CuptiApi* api) {
   PROTON_RESOLVE(api, "cuptiGetGraphNodeId", get_graph_node_id);
   PROTON_RESOLVE(api, "cuptiGetTimestamp", get_timestamp);
   PROTON_RESOLVE(api, "cuptiFinalize", finalize);
+  ResolvePcSamplingApi(handle, api);
   return Status();
+}
+
+const char* CuptiApi::MissingPcSamplingSymbol() const {
+  const std::pair<const void*, const char*> entries[] = {
+      {reinterpret_cast<const void*>(pc_sampling_enable), "cuptiPCSamplingEnable"},
+      {reinterpret_cast<const void*>(pc_sampling_disable), "cuptiPCSamplingDisable"},
+      {reinterpret_cast<const void*>(pc_sampling_start), "cuptiPCSamplingStart"},
+      {reinterpret_cast<const void*>(pc_sampling_stop), "cuptiPCSamplingStop"},
+      {reinterpret_cast<const void*>(pc_sampling_get_data), "cuptiPCSamplingGetData"},
+      {reinterpret_cast<const void*>(pc_sampling_set_configuration),
+       "cuptiPCSamplingSetConfigurationAttribute"},
+      {reinterpret_cast<const void*>(pc_sampling_get_num_stall_reasons),
+       "cuptiPCSamplingGetNumStallReasons"},
+      {reinterpret_cast<const void*>(pc_sampling_get_stall_reasons),
+       "cuptiPCSamplingGetStallReasons"},
+      {reinterpret_cast<const void*>(get_sass_to_source_correlation),
+       "cuptiGetSassToSourceCorrelation"},
+      {reinterpret_cast<const void*>(get_cubin_crc), "cuptiGetCubinCrc"},
+  };
+  for (const auto& [address, name] : entries) {
+    if (address == nullptr) return name;
+  }
+  return nullptr;
 }
 
 #undef PROTON_RESOLVE

@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 #include <cupti.h>
+#include <cupti_pcsampling.h>
 
 #include <string>
 
@@ -49,6 +50,20 @@ struct CuptiApi {
   decltype(&::cuptiGetGraphNodeId) get_graph_node_id = nullptr;
   decltype(&::cuptiGetTimestamp) get_timestamp = nullptr;
   decltype(&::cuptiFinalize) finalize = nullptr;
+  // PC sampling (§5.13). Optional: null when the library lacks them (the kernel modes do not
+  // need them; pcsampling refuses to start without them).
+  decltype(&::cuptiPCSamplingEnable) pc_sampling_enable = nullptr;
+  decltype(&::cuptiPCSamplingDisable) pc_sampling_disable = nullptr;
+  decltype(&::cuptiPCSamplingStart) pc_sampling_start = nullptr;
+  decltype(&::cuptiPCSamplingStop) pc_sampling_stop = nullptr;
+  decltype(&::cuptiPCSamplingGetData) pc_sampling_get_data = nullptr;
+  decltype(&::cuptiPCSamplingSetConfigurationAttribute) pc_sampling_set_configuration = nullptr;
+  decltype(&::cuptiPCSamplingGetNumStallReasons) pc_sampling_get_num_stall_reasons = nullptr;
+  decltype(&::cuptiPCSamplingGetStallReasons) pc_sampling_get_stall_reasons = nullptr;
+  decltype(&::cuptiGetSassToSourceCorrelation) get_sass_to_source_correlation = nullptr;
+  decltype(&::cuptiGetCubinCrc) get_cubin_crc = nullptr;
+  // The first PC-sampling entry point the library lacks, or nullptr when it has them all.
+  const char* MissingPcSamplingSymbol() const;
 };
 
 // Resolves every entry of a table from an open dlopen handle. Fails naming the first missing

@@ -16,6 +16,7 @@
 #include "cupti/cupti_env.h"
 #include "cupti/injection_state.h"
 #include "cupti/library_loader.h"
+#include "cupti/pc_sampling_decoder.h"
 #include "cupti/record_decoder.h"
 
 namespace proton::cupti {
@@ -33,6 +34,7 @@ uint64_t CuptiTimestamp() {
 
 // Kept reachable (not freed, and not reported by LeakSanitizer) after a detach at exit.
 std::atomic<BufferPool*> g_pool_kept_at_exit{nullptr};
+std::atomic<PcSampler*> g_sampler_kept_at_exit{nullptr};
 
 constexpr int kFlushPolls = 100;                     // §5.6: up to 100 × 10 µs
 constexpr std::chrono::microseconds kFlushPollSleep{10};
@@ -97,7 +99,7 @@ Status CuptiBackend::LoadLibraries() {
   return Status();
 }
 
-Status CuptiBackend::EnableCallbacks(bool nvtx) {
+Status CuptiBackend::EnableCallbacks(bool nvtx, bool pc_sampling) {
   auto enable = [&](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) {
     for (CUpti_CallbackId id : ids) {
       CUptiResult result = cupti_->enable_callback(1, subscriber_, domain, id);
@@ -115,6 +117,9 @@ Status CuptiBackend::EnableCallbacks(bool nvtx) {
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureBeginIds()));
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RUNTIME_API, RuntimeCaptureEndIds()));
   PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RESOURCE, GraphResourceIds()));
+  if (pc_sampling) {
+    PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_RESOURCE, PcSamplingResourceIds()));
+  }
   if (nvtx) PROTON_RETURN_IF_ERROR(enable(CUPTI_CB_DOMAIN_NVTX, NvtxIds()));
   return Status();
 }
@@ -125,6 +130,22 @@ void CuptiBackend::DisableCallbacks() {
         CUPTI_CB_DOMAIN_NVTX}) {
     cupti_->enable_domain(0, subscriber_, domain);
   }
+}
+
+Status CuptiBackend::StartPcSampling(std::string_view mode) {
+  PROTON_RETURN_IF_ERROR(PcSampler::CheckAvailable(cupti_));
+  int exponent = SamplingExponentOfMode(mode);
+  pc_sampler_ = std::make_unique<PcSampler>(driver_, cupti_, exponent);
+  if (VerboseEnabled()) {
+    uint32_t version = 0;
+    cupti_->get_version(&version);
+    std::fprintf(stderr,
+                 "[proton] pcsampling: CUPTI API version %u (headers %u), serialised kernel "
+                 "records, sampling period 2^%d cycles; each context is enabled at its first "
+                 "launch\n",
+                 version, static_cast<unsigned>(CUPTI_API_VERSION), exponent);
+  }
+  return Status();
 }
 
 Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
@@ -139,12 +160,13 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     }
     return failed;
   };
-  std::string mode_name = ModeName(mode);
-  if (mode_name == "pcsampling") {
-    return step_aside(Status::Error("mode pcsampling is not supported by this build of proton yet",
-                                    ErrorKind::kRuntime));
-  }
+  bool pc_sampling = ModeName(mode) == "pcsampling";
   if (Status loaded = LoadLibraries(); !loaded.ok()) return step_aside(loaded);
+  if (pc_sampling) {
+    if (Status pc = StartPcSampling(mode); !pc.ok()) return step_aside(pc);
+  } else {
+    pc_sampler_.reset();
+  }
   nvtx_enabled_ = NvtxEnabled();
   // NVTX forwards ranges to the library named here when the process makes its first NVTX
   // call; CUPTI's NVTX callbacks need that library to be libcupti itself (§5.9).
@@ -162,7 +184,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     }
     return Status::Error(SubscribeErrorMessage(cupti_, result), ErrorKind::kRuntime);
   }
-  Status status = EnableCallbacks(nvtx_enabled_);
+  Status status = EnableCallbacks(nvtx_enabled_, pc_sampling);
   if (status.ok()) {
     buffers_ = std::make_unique<BufferPool>(ActivityBufferSize(mode));
     buffers_->Reserve(1);
@@ -175,7 +197,9 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     }
   }
   if (status.ok()) {
-    activity_kind_ = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+    // Continuous PC sampling needs serialised kernels (§5.4).
+    activity_kind_ =
+        pc_sampling ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
     result = cupti_->activity_enable(activity_kind_);
     if (result != CUPTI_SUCCESS) {
       status = Status::Error(CuptiCallError(cupti_, "cuptiActivityEnable", result),
@@ -190,6 +214,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     hot_.sink.store(nullptr, std::memory_order_release);
     return step_aside(status);
   }
+  hot_.pc_sampler.store(pc_sampling ? pc_sampler_.get() : nullptr, std::memory_order_release);
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
   started_.store(true, std::memory_order_release);
@@ -223,6 +248,12 @@ void CuptiBackend::SynchronizeContexts() {
 
 void CuptiBackend::Flush(bool synchronize) {
   if (!started()) return;
+  // No flush while a launch is being sampled: its start/stop range stays whole, and CUPTI's
+  // PC sampling and activity flushing never run at the same time.
+  std::unique_lock<std::timed_mutex> quiet;
+  if (PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire)) {
+    quiet = sampler->Quiesce();
+  }
   if (synchronize) SynchronizeContexts();
   cupti_->activity_flush_all(0);
   int polls = 0;
@@ -262,7 +293,11 @@ void CuptiBackend::Stop() {
     return;
   }
   // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
-  // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it.
+  // finalize. Correlation ids restart after cuptiFinalize, so nothing may survive it. PC
+  // sampling stops first (after the sampled launch in flight, if any).
+  if (PcSampler* sampler = hot_.pc_sampler.exchange(nullptr, std::memory_order_acq_rel)) {
+    sampler->Shutdown();
+  }
   cupti_->activity_disable(activity_kind_);
   ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.Clear());
   max_submitted_.store(0, std::memory_order_release);
@@ -290,6 +325,9 @@ void CuptiBackend::DetachAtExit() {
   // allocated (the pool is leaked, as is this object: see register_cupti.cc).
   DetachCallbacks();
   hot_.sink.store(nullptr, std::memory_order_release);
+  hot_.pc_sampler.store(nullptr, std::memory_order_release);
+  // A detached launch may still hold the sampler's lock: kept, never destroyed.
+  g_sampler_kept_at_exit.store(pc_sampler_.release(), std::memory_order_release);
   SetBufferOwner(nullptr);
   g_pool_kept_at_exit.store(buffers_.release(), std::memory_order_release);
 }

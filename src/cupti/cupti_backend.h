@@ -1,6 +1,8 @@
 // The CUPTI backend (profiler.md §5): subscribes to the launch, graph, capture and NVTX
 // callbacks, collects concurrent-kernel activity records into pooled buffers, decodes them and
 // hands them to the core's BackendSink, and implements the flush and stop protocol (§5.6).
+// Mode pcsampling (§5.13) adds a PcSampler around each kernel launch and serialised kernel
+// records.
 // One instance is subscribed per process at a time (CUPTI allows one subscriber).
 // Threads: Start/Flush/Stop/QueryDevice on the API caller's thread; callbacks on application
 // threads (thread-local state only, plus atomics and the graph tracker); buffer completion on
@@ -20,6 +22,7 @@
 #include "cupti/buffer_pool.h"
 #include "cupti/cupti_api.h"
 #include "cupti/graph_tracker.h"
+#include "cupti/pc_sampling.h"
 #include "util/status.h"
 
 namespace proton::cupti {
@@ -58,6 +61,7 @@ class CuptiBackend final : public Backend {
   int last_flush_polls() const { return last_flush_polls_; }
   const GraphTracker& graphs() const { return graphs_; }
   const BufferPool* buffers() const { return buffers_.get(); }
+  const PcSampler* pc_sampler() const { return pc_sampler_.get(); }
 
   // The messages of §5.2 for a refused cuptiSubscribe. API mode raises the first; CLI mode
   // prints the second and runs the process unprofiled.
@@ -66,7 +70,8 @@ class CuptiBackend final : public Backend {
 
  private:
   Status LoadLibraries();
-  Status EnableCallbacks(bool nvtx);
+  Status StartPcSampling(std::string_view mode);
+  Status EnableCallbacks(bool nvtx, bool pc_sampling);
   void DisableCallbacks();
   void DetachAtExit();
   // Handlers get the sink loaded once by OnCallback: Stop may clear the sink while a callback of
@@ -76,6 +81,8 @@ class CuptiBackend final : public Backend {
   void HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackData* data);
   void HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data);
   void HandleResource(BackendSink* sink, CUpti_CallbackId id, const CUpti_ResourceData* data);
+  bool HandlePcSamplingResource(CUpti_CallbackId id, const CUpti_ResourceData* data);
+  void PcSampledLaunchExit(BackendSink* sink, PcSampler* sampler, uint64_t correlation_id);
   void HandleNvtx(BackendSink* sink, CUpti_CallbackId id, const CUpti_NvtxData* data);
   void NoteContext(CUcontext context);
   void NoteSubmitted(uint64_t correlation_id);
@@ -85,11 +92,13 @@ class CuptiBackend final : public Backend {
 
   // Read by every launch callback, written only at Start, Stop and a context's first launch.
   // A launch reads the first cache line only (each line a launch touches is a miss once the
-  // application evicted it), unless the process has more than 7 contexts: 15 stay lock-free,
+  // application evicted it), unless the process has more than 6 contexts: 14 stay lock-free,
   // so that one process driving the 8 GPUs of a node does too.
-  static constexpr size_t kInlineContexts = 15;
+  static constexpr size_t kInlineContexts = 14;
   struct alignas(64) HotState {
     std::atomic<BackendSink*> sink{nullptr};
+    // Non-null in pcsampling mode: kernel launches are sampled (§5.13).
+    std::atomic<PcSampler*> pc_sampler{nullptr};
     // Contexts that had launches, synchronized at flush; filled in order, null-terminated.
     std::atomic<CUcontext> contexts[kInlineContexts] = {};
   };
@@ -104,6 +113,8 @@ class CuptiBackend final : public Backend {
   bool nvtx_enabled_ = false;
   std::atomic<bool> started_{false};
   std::unique_ptr<BufferPool> buffers_;
+  // Kept until the next Start: a callback of another thread may still be inside it after Stop.
+  std::unique_ptr<PcSampler> pc_sampler_;
   GraphTracker graphs_;
   std::atomic<uint64_t> max_completed_{0};
   std::atomic<bool> warned_flush_{false};

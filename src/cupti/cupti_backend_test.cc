@@ -502,11 +502,5 @@ TEST_F(CuptiBackendTest, DevicePropertiesOfTheH200) {
   EXPECT_FALSE(backend_->QueryDevice(3).has_value());
 }
 
-TEST_F(CuptiBackendTest, PcSamplingIsRefusedClearly) {
-  Status status = backend_->Start(&sink_, "pcsampling:interval=10");
-  ASSERT_FALSE(status.ok());
-  EXPECT_FALSE(Fake().subscribed);
-}
-
 }  // namespace
 }  // namespace proton::cupti

@@ -48,6 +48,7 @@ thread_local CUstream t_capture_streams[kCaptureSlots] = {};
 thread_local int t_capture_overflow = 0;     // captures beyond kCaptureSlots, counted only
 thread_local bool t_in_captured_launch = false;
 thread_local const char* t_captured_launch_name = nullptr;
+thread_local bool t_in_sampled_launch = false;  // between BeforeLaunch and AfterLaunch
 
 bool Guarded() {
   return g_gate.guarded_threads.load(std::memory_order_acquire) > 0 && t_guard_depth > 0;
@@ -297,14 +298,52 @@ void CuptiBackend::HandleKernelLaunch(BackendSink* sink, const CUpti_CallbackDat
     }
     return;
   }
+  PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire);
   if (data->callbackSite == CUPTI_API_ENTER) {
     NoteContext(data->context);
     const char* name = data->symbolName;
-    sink->OnLaunchEnter(data->correlationId, name != nullptr ? name : "", 1);
+    // A sampled launch expects its PC samples as one more record (BackendSink::OnPcSamples).
+    sink->OnLaunchEnter(data->correlationId, name != nullptr ? name : "", sampler ? 2 : 1);
+    if (sampler != nullptr) [[unlikely]] {
+      t_in_sampled_launch = true;
+      sampler->BeforeLaunch(data->context);
+    }
   } else {
+    if (sampler != nullptr && t_in_sampled_launch) [[unlikely]] {
+      PcSampledLaunchExit(sink, sampler, data->correlationId);
+    }
     sink->OnLaunchExit(data->correlationId);
     if (ReturnedSuccess(data)) NoteSubmitted(data->correlationId);
   }
+}
+
+void CuptiBackend::PcSampledLaunchExit(BackendSink* sink, PcSampler* sampler,
+                                       uint64_t correlation_id) {
+  t_in_sampled_launch = false;
+  LaunchSamples samples;
+  sampler->AfterLaunch(&samples);
+  sink->OnPcSamples(correlation_id, samples.samples);
+}
+
+bool CuptiBackend::HandlePcSamplingResource(CUpti_CallbackId id,
+                                            const CUpti_ResourceData* data) {
+  PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire);
+  if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
+    const auto* module = static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor);
+    if (sampler != nullptr && module != nullptr) {
+      if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED) {
+        sampler->ModuleLoaded(module->pCubin, module->cubinSize);
+      } else {
+        sampler->ModuleUnloading(module->pCubin, module->cubinSize);
+      }
+    }
+    return true;
+  }
+  if (id == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING) {
+    if (sampler != nullptr && data->context != nullptr) sampler->ContextDestroying(data->context);
+    return true;
+  }
+  return false;
 }
 
 void CuptiBackend::HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData* data) {
@@ -330,6 +369,7 @@ void CuptiBackend::HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData
 
 void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
                                   const CUpti_ResourceData* data) {
+  if (HandlePcSamplingResource(id, data)) return;
   const auto* graph = static_cast<const CUpti_GraphData*>(data->resourceDescriptor);
   if (graph == nullptr) return;
   uint64_t node_id = 0;

@@ -4,6 +4,7 @@
 #include "cupti/injection_state.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 
@@ -24,7 +25,7 @@ Handle HandleOf(uint64_t id) {
 }
 
 CUptiResult FakeGetVersion(uint32_t* version) {
-  *version = CUPTI_API_VERSION;
+  *version = g_fake.library_version;
   return CUPTI_SUCCESS;
 }
 CUptiResult FakeGetResultString(CUptiResult result, const char** text) {
@@ -144,6 +145,130 @@ CUptiResult FakeFinalize() {
   return CUPTI_SUCCESS;
 }
 
+CUptiResult FakePcEnable(CUpti_PCSamplingEnableParams* params) {
+  g_fake.pc_calls.push_back("enable");
+  if (params->size != CUpti_PCSamplingEnableParamsSize) return CUPTI_ERROR_INVALID_PARAMETER;
+  return g_fake.pc_enable_result;
+}
+CUptiResult FakePcDisable(CUpti_PCSamplingDisableParams*) {
+  g_fake.pc_calls.push_back("disable");
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakePcStart(CUpti_PCSamplingStartParams*) {
+  g_fake.pc_calls.push_back("start");
+  return g_fake.pc_start_result;
+}
+CUptiResult FakePcStop(CUpti_PCSamplingStopParams*) {
+  g_fake.pc_calls.push_back("stop");
+  for (auto& pc : g_fake.pcs_of_next_launch) g_fake.pcs_ready.push_back(std::move(pc));
+  g_fake.pcs_of_next_launch.clear();
+  return CUPTI_SUCCESS;
+}
+// Hands out up to collectNumPcs PCs, each with at most the configured number of reasons.
+CUptiResult FakePcGetData(CUpti_PCSamplingGetDataParams* params) {
+  g_fake.pc_calls.push_back("get_data");
+  auto* data = static_cast<CUpti_PCSamplingData*>(params->pcSamplingData);
+  if (data == nullptr || data->pPcData == nullptr) return CUPTI_ERROR_INVALID_PARAMETER;
+  size_t count = std::min(data->collectNumPcs, g_fake.pcs_ready.size());
+  size_t room = g_fake.pc_config.stall_reasons.size();
+  for (size_t i = 0; i < count; ++i) {
+    const FakeCupti::Pc& pc = g_fake.pcs_ready[i];
+    CUpti_PCSamplingPCData& out = data->pPcData[i];
+    if (pc.reasons.size() > room) return CUPTI_ERROR_INVALID_PARAMETER;
+    out.cubinCrc = pc.cubin_crc;
+    out.pcOffset = pc.pc_offset;
+    out.functionIndex = pc.function_index;
+    g_interned.push_back(pc.function);
+    out.functionName = g_interned.back().data();
+    out.stallReasonCount = pc.reasons.size();
+    for (size_t j = 0; j < pc.reasons.size(); ++j) {
+      out.stallReason[j].pcSamplingStallReasonIndex = pc.reasons[j].first;
+      out.stallReason[j].samples = pc.reasons[j].second;
+    }
+  }
+  g_fake.pcs_ready.erase(g_fake.pcs_ready.begin(),
+                         g_fake.pcs_ready.begin() + static_cast<std::ptrdiff_t>(count));
+  data->totalNumPcs = count;
+  data->remainingNumPcs = g_fake.pcs_ready.size();
+  data->droppedSamples = g_fake.dropped_samples_per_read;
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakePcSetConfiguration(CUpti_PCSamplingConfigurationInfoParams* params) {
+  g_fake.pc_calls.push_back("configure");
+  FakeCupti::PcConfig& config = g_fake.pc_config;
+  config = FakeCupti::PcConfig{};
+  config.attributes = static_cast<int>(params->numAttributes);
+  for (size_t i = 0; i < params->numAttributes; ++i) {
+    const CUpti_PCSamplingConfigurationInfo& info = params->pPCSamplingConfigurationInfo[i];
+    const auto& d = info.attributeData;
+    switch (info.attributeType) {
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON:
+        config.stall_reasons.assign(
+            d.stallReasonData.pStallReasonIndex,
+            d.stallReasonData.pStallReasonIndex + d.stallReasonData.stallReasonCount);
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_PERIOD:
+        config.period_exponent = d.samplingPeriodData.samplingPeriod;
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_HARDWARE_BUFFER_SIZE:
+        config.hardware_buffer = d.hardwareBufferSizeData.hardwareBufferSize;
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE:
+        config.scratch_buffer = d.scratchBufferSizeData.scratchBufferSize;
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER:
+        config.collect_num_pcs =
+            static_cast<CUpti_PCSamplingData*>(d.samplingDataBufferData.samplingDataBuffer)
+                ->collectNumPcs;
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL:
+        config.start_stop_control = d.enableStartStopControlData.enableStartStopControl;
+        break;
+      case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE:
+        config.collection_mode = static_cast<int>(d.collectionModeData.collectionMode);
+        break;
+      default:
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    }
+  }
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakePcGetNumStallReasons(CUpti_PCSamplingGetNumStallReasonsParams* params) {
+  g_fake.pc_calls.push_back("num_stall_reasons");
+  *params->numStallReasons = g_fake.stall_reason_names.size();
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakePcGetStallReasons(CUpti_PCSamplingGetStallReasonsParams* params) {
+  g_fake.pc_calls.push_back("stall_reasons");
+  if (params->numStallReasons != g_fake.stall_reason_names.size()) {
+    return CUPTI_ERROR_INVALID_PARAMETER;
+  }
+  for (size_t i = 0; i < params->numStallReasons; ++i) {
+    std::snprintf(params->stallReasons[i], CUPTI_STALL_REASON_STRING_SIZE, "%s",
+                  g_fake.stall_reason_names[i].c_str());
+    params->stallReasonIndex[i] = g_fake.stall_reason_indices[i];
+  }
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakeGetSassToSource(CUpti_GetSassToSourceCorrelationParams* params) {
+  g_fake.sass_queries.push_back(std::string(params->functionName) + "@" +
+                                std::to_string(params->pcOffset));
+  if (g_fake.sass_file.empty() || params->cubin == nullptr) return CUPTI_ERROR_UNKNOWN;
+  params->lineNumber = g_fake.sass_line;
+  params->fileName = strdup(g_fake.sass_file.c_str());  // the caller frees both
+  params->dirName = strdup(g_fake.sass_dir.c_str());
+  return CUPTI_SUCCESS;
+}
+uint64_t CrcOf(const char* data, size_t size) {
+  uint64_t hash = 1469598103934665603ull;  // FNV-1a
+  for (size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<uint8_t>(data[i])) * 1099511628211ull;
+  return hash;
+}
+CUptiResult FakeGetCubinCrc(CUpti_GetCubinCrcParams* params) {
+  params->cubinCrc = CrcOf(static_cast<const char*>(params->cubin), params->cubinSize);
+  return CUPTI_SUCCESS;
+}
+
 CUresult FakeInit(unsigned int) { return CUDA_SUCCESS; }
 CUresult FakeDriverGetVersion(int* version) {
   *version = 13000;
@@ -185,6 +310,7 @@ CUresult FakeCtxPop(CUcontext* context) {
 CUresult FakeCtxSynchronize() {
   ++g_fake.synchronize_count;
   if (g_fake.on_synchronize) g_fake.on_synchronize();
+  g_fake.pc_calls.push_back("sync");
   return CUDA_SUCCESS;
 }
 
@@ -222,6 +348,16 @@ const CuptiApi* FakeCuptiApi() {
     a.get_graph_node_id = &FakeGetGraphNodeId;
     a.get_timestamp = &FakeGetTimestamp;
     a.finalize = &FakeFinalize;
+    a.pc_sampling_enable = &FakePcEnable;
+    a.pc_sampling_disable = &FakePcDisable;
+    a.pc_sampling_start = &FakePcStart;
+    a.pc_sampling_stop = &FakePcStop;
+    a.pc_sampling_get_data = &FakePcGetData;
+    a.pc_sampling_set_configuration = &FakePcSetConfiguration;
+    a.pc_sampling_get_num_stall_reasons = &FakePcGetNumStallReasons;
+    a.pc_sampling_get_stall_reasons = &FakePcGetStallReasons;
+    a.get_sass_to_source_correlation = &FakeGetSassToSource;
+    a.get_cubin_crc = &FakeGetCubinCrc;
     return a;
   }();
   return &api;
@@ -337,6 +473,45 @@ void EmitNvtxPush(const char* message) {
   data.functionName = "nvtxRangePushA";
   data.functionParams = params;
   Emit(CUPTI_CB_DOMAIN_NVTX, CUPTI_CBID_NVTX_nvtxRangePushA, &data);
+}
+
+void EmitModuleLoaded(const std::vector<char>& cubin, bool unloading) {
+  CUpti_ModuleResourceData module{};
+  module.moduleId = 1;
+  module.cubinSize = cubin.size();
+  module.pCubin = cubin.data();
+  CUpti_ResourceData data{};
+  data.context = reinterpret_cast<CUcontext>(0x10);
+  data.resourceDescriptor = &module;
+  Emit(CUPTI_CB_DOMAIN_RESOURCE,
+       unloading ? CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING : CUPTI_CBID_RESOURCE_MODULE_LOADED,
+       &data);
+}
+
+void EmitContextDestroying(CUcontext context) {
+  CUpti_ResourceData data{};
+  data.context = context;
+  Emit(CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &data);
+}
+
+uint64_t FakeCubinCrc(const std::vector<char>& cubin) { return CrcOf(cubin.data(), cubin.size()); }
+
+void OfferHopperStallReasons() {
+  // As CUPTI lists them on sm_90: each reason, its _not_issued twin, and reasons no counter
+  // name matches (not_selected with a lower-case s, gmma).
+  const char* reasons[] = {"branch_resolving", "no_instructions", "short_scoreboard", "wait",
+                           "long_scoreboard", "tex_throttle", "barrier", "membar", "imc_miss",
+                           "mio_throttle", "math_pipe_throttle", "drain", "lg_throttle",
+                           "not_selected", "misc", "dispatch_stall", "sleeping", "selected",
+                           "gmma"};
+  uint32_t index = 0;
+  for (const char* reason : reasons) {
+    for (const char* suffix : {"", "_not_issued"}) {
+      g_fake.stall_reason_names.push_back(std::string("smsp__pcsamp_warps_issue_stalled_") +
+                                          reason + suffix);
+      g_fake.stall_reason_indices.push_back(index++);
+    }
+  }
 }
 
 void EmitNvtxPop() {

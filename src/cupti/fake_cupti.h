@@ -39,6 +39,37 @@ struct FakeCupti {
   int flush_count = 0;
   int forced_flush_count = 0;
   std::vector<std::string> names;  // storage for record names
+  // PC sampling (§5.13). Stall reasons CUPTI offers (names[i] has index indices[i]).
+  std::vector<std::string> stall_reason_names;
+  std::vector<uint32_t> stall_reason_indices;
+  uint32_t library_version = CUPTI_API_VERSION;
+  CUptiResult pc_enable_result = CUPTI_SUCCESS;
+  CUptiResult pc_start_result = CUPTI_SUCCESS;
+  std::vector<std::string> pc_calls;  // "enable", "configure", "sync", "start", "stop", ...
+  // What the last cuptiPCSamplingSetConfigurationAttribute set.
+  struct PcConfig {
+    std::vector<uint32_t> stall_reasons;
+    uint32_t period_exponent = 0;
+    size_t hardware_buffer = 0, scratch_buffer = 0, collect_num_pcs = 0;
+    uint32_t start_stop_control = 0;
+    int collection_mode = -1;
+    int attributes = 0;
+  } pc_config;
+  // A PC the fake GPU sampled: delivered by GetData after the next cuptiPCSamplingStop.
+  struct Pc {
+    uint64_t cubin_crc = 0;
+    uint64_t pc_offset = 0;
+    uint32_t function_index = 0;
+    std::string function;
+    std::vector<std::pair<uint32_t, uint32_t>> reasons;  // (stall reason index, samples)
+  };
+  std::vector<Pc> pcs_of_next_launch;
+  std::vector<Pc> pcs_ready;  // moved here by Stop, handed out by GetData
+  uint64_t dropped_samples_per_read = 0;
+  // cuptiGetSassToSourceCorrelation: fails unless `sass_file` is set.
+  std::string sass_dir, sass_file;
+  uint32_t sass_line = 0;
+  std::vector<std::string> sass_queries;  // "<function>@<offset>"
   // Driver.
   int synchronize_count = 0;
   std::function<void()> on_synchronize;  // runs inside cuCtxSynchronize (e.g. another launch)
@@ -70,6 +101,13 @@ void EmitGraphResource(CUpti_CallbackId id, uint64_t node_id, uint32_t graph_id,
                        uint32_t exec_id = 0, uint64_t original_node_id = 0,
                        CUgraphNodeType type = CU_GRAPH_NODE_TYPE_KERNEL);
 void EmitNvtxPush(const char* message);
+// Resource callbacks of pcsampling mode.
+void EmitModuleLoaded(const std::vector<char>& cubin, bool unloading = false);
+void EmitContextDestroying(CUcontext context);
+// The CRC the fake's cuptiGetCubinCrc gives `cubin`.
+uint64_t FakeCubinCrc(const std::vector<char>& cubin);
+// The H100/H200 stall reasons (names as CUPTI gives them), for the fake to offer.
+void OfferHopperStallReasons();
 void EmitNvtxPop();
 
 }  // namespace proton::cupti::testing

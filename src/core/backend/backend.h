@@ -5,9 +5,11 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
+#include "core/backend/pc_sample.h"
 #include "util/status.h"
 
 namespace proton {
@@ -71,6 +73,14 @@ class BackendSink {
   }
   // Any thread: no graph node refers to `capture_key` any more; the core may free its path.
   virtual void OnGraphNodeReleased(uint64_t capture_key) { (void)capture_key; }
+  // PC sampling (§5.13). Application thread, at API exit of a sampled kernel launch, before
+  // OnLaunchExit: the samples of that launch, grouped by place. Such a launch was entered with
+  // one more expected record than it has kernel records; this call is that record, so it is
+  // made exactly once per sampled launch, with an empty batch when sampling failed.
+  virtual void OnPcSamples(uint64_t correlation_id, std::span<const PcSample> samples) {
+    (void)correlation_id;
+    (void)samples;
+  }
 };
 
 // A backend's clock: now, in ns on the clock of its kernel records (KernelRecord::start_ns).

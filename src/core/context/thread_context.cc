@@ -501,11 +501,13 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
       if (op != nullptr && IsCurrent(stack, op->node)) {
         target.node = op->node;
         target.name_known = true;
+        target.in_op = true;
         continue;
       }
     }
     target.node = LaunchNode(t, stack, &python_fetched, kernel_name);
     target.name_known = !kernel_name.empty();
+    target.in_op = false;
   }
   return count;
 }

@@ -48,6 +48,7 @@ struct CaptureTarget {
   NodeRef node;
   int session_id = -1;
   bool name_known = true;  // false: the record's name becomes a child of `node`
+  bool in_op = false;      // `node` is an open op's: PC samples name their function below it
 };
 // At a launch on the calling thread: the node of every active session (path, state frames,
 // leaf `kernel_name` unless empty; a launch inside an open op reuses the op's node). Fills at

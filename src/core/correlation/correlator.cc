@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/config/config.h"
+#include "core/data/tree_data.h"
 #include "core/hot_flags.h"
 #include "core/record/recorder.h"
 
@@ -252,7 +253,23 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
         .Uint("graph", record.graph_id)
         .Uint("node", record.graph_node_id);
   }
-  uint64_t id = record.correlation_id;
+  bool known = ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets,
+                                                        size_t count) {
+    if (record.start_ns >= record.end_ns) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++counters_.incomplete;
+    } else {
+      Apply(targets, count, record);
+    }
+  });
+  if (!known) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++counters_.unknown;
+  }
+}
+
+template <typename ApplyFn>
+bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
   if (Slot* ring = ring_ptr_.load(std::memory_order_acquire);
       ring != nullptr && id != 0 && id != kBusy) {
     Slot& slot = ring[id & (kRingSize - 1)];
@@ -266,14 +283,9 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
       // remaining 0: unknown count; the slot stays until reclaimed or the next flush.
       bool last = slot.remaining == 1;
       if (slot.remaining > 1) --slot.remaining;
-      if (record.start_ns >= record.end_ns) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        ++counters_.incomplete;
-      } else {
-        Apply(slot.targets, slot.count, record);
-      }
+      apply(slot.targets, static_cast<size_t>(slot.count));
       slot.key.store(last ? 0 : id, std::memory_order_release);
-      return;
+      return true;
     }
   }
   std::vector<CaptureTarget> targets;
@@ -282,26 +294,64 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = entries_.find(id);
-    if (it == entries_.end()) {
-      ++counters_.unknown;
-      return;
-    }
+    if (it == entries_.end()) return false;
     Entry& entry = it->second;
     last = entry.remaining == 1;
     if (entry.remaining > 1) --entry.remaining;
-    if (record.start_ns >= record.end_ns) {
-      ++counters_.incomplete;
-      if (last) entries_.erase(it);
-      return;
-    }
     // The last record's entry stays until it is applied: its phase is not complete before.
     targets = entry.targets;
     owners = entry.owners;
   }
-  Apply(targets.data(), targets.size(), record);
+  apply(targets.data(), targets.size());
   if (last) {
     std::lock_guard<std::mutex> lock(mutex_);
     entries_.erase(id);
+  }
+  return true;
+}
+
+void Correlator::OnPcSamples(uint64_t correlation_id, std::span<const PcSample> samples) {
+  if (Recording()) {
+    // One line per batch (one expected record): sample k as f<k>, s<k> and c<k>, the counters
+    // comma-separated in the order of kPcSamplingNames.
+    RecordLine line("pc_samples");
+    line.Uint("corr", correlation_id).Uint("n", samples.size());
+    for (size_t k = 0; k < samples.size(); ++k) {
+      std::string counters;
+      for (uint64_t c : samples[k].counters) {
+        if (!counters.empty()) counters += ',';
+        counters += std::to_string(c);
+      }
+      std::string index = std::to_string(k);
+      line.Str("f" + index, samples[k].function)
+          .Str("s" + index, samples[k].source)
+          .Str("c" + index, counters);
+    }
+  }
+  bool known = ConsumeRecord(correlation_id, [&](const CaptureTarget* targets, size_t count) {
+    ApplyPcSamples(targets, count, samples);
+  });
+  if (!known && !samples.empty()) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++counters_.pc_samples_unattributed;
+  }
+}
+
+void Correlator::ApplyPcSamples(const CaptureTarget* targets, size_t count,
+                                std::span<const PcSample> samples) {
+  for (size_t i = 0; i < count; ++i) {
+    const CaptureTarget& target = targets[i];
+    if (target.data->is_trace()) continue;  // trace data has no place for counters
+    auto* tree = static_cast<TreeData*>(target.data);
+    for (const PcSample& sample : samples) {
+      NodeRef node = target.node;
+      // As the reference: below an op (or an unnamed launch) the kernel's function is a child.
+      if ((target.in_op || !target.name_known) && !sample.function.empty()) {
+        node = tree->Child(node, sample.function);
+      }
+      if (!sample.source.empty()) node = tree->Child(node, sample.source);
+      tree->AddPcSampling(node, sample.counters);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -23,6 +24,7 @@ struct LossCounters {
   uint64_t incomplete = 0;
   uint64_t unknown = 0;             // records whose correlation id we never stored
   uint64_t uncorrelated_launches = 0;  // launches while no session was active (expected unknowns)
+  uint64_t pc_samples_unattributed = 0;  // PC-sample batches whose launch state was gone
 };
 
 class Correlator : public BackendSink {
@@ -36,6 +38,8 @@ class Correlator : public BackendSink {
   void OnGraphNodeCaptured(uint64_t capture_key, std::string_view kernel_name) override;
   // Buffer thread or flushing thread.
   void OnKernelRecord(const KernelRecord& record) override;
+  // Application thread (launch exit): one expected record's worth of PC samples.
+  void OnPcSamples(uint64_t correlation_id, std::span<const PcSample> samples) override;
   void OnBufferCompleted(uint64_t max_correlation_id) override;
   void OnRecordsLost(RecordLoss why, uint64_t count) override;
   // Any thread.
@@ -116,6 +120,13 @@ class Correlator : public BackendSink {
   const std::vector<std::string>* GraphPathLocked(const KernelRecord& record,
                                                   int session_id) const;
   const std::vector<std::string>* CapturedPathLocked(uint64_t capture_key, int session_id) const;
+  void ApplyPcSamples(const CaptureTarget* targets, size_t count,
+                      std::span<const PcSample> samples);
+  // Consumes one of the records expected for `id`: calls apply(targets, count) while the
+  // launch's state is held, and frees the state after its last record. False when `id` is
+  // unknown (no state was kept, or all its records arrived).
+  template <typename ApplyFn>
+  bool ConsumeRecord(uint64_t id, ApplyFn&& apply);
 
   std::once_flag ring_once_;
   std::unique_ptr<Slot[]> ring_;  // allocated at the first launch

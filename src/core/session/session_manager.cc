@@ -188,12 +188,16 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   profiling_on_.store(true);
 
   bool trace = data_kind == "trace";
-  PhaseSet::DataFactory make_data = [trace] {
+  // ROOT carries the 20 PC-sampling placeholders in this mode, as in the reference (§5.13).
+  bool pc_sampling = mode.name == "pcsampling";
+  PhaseSet::DataFactory make_data = [trace, pc_sampling] {
     std::unique_ptr<Data> made;
     if (trace) {
       made = std::make_unique<TraceData>();
     } else {
-      made = std::make_unique<TreeData>();
+      auto tree = std::make_unique<TreeData>();
+      tree->SetPcSamplingMode(pc_sampling);
+      made = std::move(tree);
     }
     return Correlator::MakeData(std::move(made));
   };

@@ -1,6 +1,7 @@
 // Recording replay for tests; see recording_replay.h.
 #include "core/test/recording_replay.h"
 
+#include <charconv>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -90,6 +91,25 @@ std::optional<int> OptInt(const Json& v) {
 
 bool IsSinkEvent(const std::string& ev) {
   return ev == "record" || ev == "buffer" || ev == "lost";
+}
+
+// A "pc_samples" line (Correlator::OnPcSamples): sample k is f<k>, s<k> and c<k>.
+void ReplayPcSamples(BackendSink& sink, const Json& e) {
+  size_t n = static_cast<size_t>(e["n"].i);
+  std::vector<PcSample> samples(n);
+  for (size_t k = 0; k < n; ++k) {
+    std::string index = std::to_string(k);
+    samples[k].function = e["f" + index].s;
+    samples[k].source = e["s" + index].s;
+    std::string_view counters = e["c" + index].s;
+    for (size_t c = 0; c < samples[k].counters.size() && !counters.empty(); ++c) {
+      size_t comma = counters.find(',');
+      std::string_view field = counters.substr(0, comma);
+      std::from_chars(field.data(), field.data() + field.size(), samples[k].counters[c]);
+      counters = comma == std::string_view::npos ? std::string_view() : counters.substr(comma + 1);
+    }
+  }
+  sink.OnPcSamples(static_cast<uint64_t>(e["corr"].i), samples);
 }
 
 }  // namespace
@@ -193,6 +213,8 @@ Status ReplayRecording(const std::string& jsonl,
         r.graph_id = static_cast<uint32_t>(e["graph"].i);
         r.graph_node_id = static_cast<uint64_t>(e["node"].i);
         sink.OnKernelRecord(r);
+      } else if (ev == "pc_samples") {
+        ReplayPcSamples(sink, e);
       } else if (ev == "buffer") {
         sink.OnBufferCompleted(static_cast<uint64_t>(e["max"].i));
       } else if (ev == "lost") {
