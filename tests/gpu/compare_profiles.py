@@ -155,6 +155,18 @@ def close(a, b):
         return a == b
 
 
+def is_pc_sampling_metric(key):
+    return key in ("num_samples", "num_stalled_samples") or key.startswith("stalled_")
+
+
+def same_metric(key, ref, ours):
+    """PC-sampling counters are statistical: the same counters must be sampled (non-zero) on
+    both sides, not the same numbers."""
+    if is_pc_sampling_metric(key):
+        return bool(ref) == bool(ours)
+    return close(ref, ours)
+
+
 def short(path):
     text = "/".join(p if len(p) <= 40 else p[:37] + "..." for p in path)
     return text if len(text) <= 160 else "..." + text[-157:]
@@ -183,7 +195,7 @@ def compare_trees(ref_doc, our_doc):
                                 f"{short(path)}")
         ref_flex = {k: v for k, v in ref_m.items() if k not in KERNEL_METRICS}
         our_flex = {k: v for k, v in our_m.items() if k not in KERNEL_METRICS}
-        if set(ref_flex) != set(our_flex) or any(not close(ref_flex[k], our_flex[k])
+        if set(ref_flex) != set(our_flex) or any(not same_metric(k, ref_flex[k], our_flex[k])
                                                  for k in ref_flex
                                                  if k not in HOST_TIME_METRICS):
             bad_flex += 1

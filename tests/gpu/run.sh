@@ -127,6 +127,7 @@ feature_case state
 feature_case sessions _0 _1
 feature_case scopemetrics
 feature_case msgpack
+feature_case pcsampling
 
 # ---- pytest pass-through ---------------------------------------------------------------------
 if "$PY" -c 'import pytest' 2>/dev/null; then
