@@ -18,5 +18,7 @@ void SetBufferOwner(CuptiBackend* backend);
 void DetachCallbacks();
 // PROTON_DEBUG_CALLBACKS: every callback prints one stderr line (set at Start).
 void SetCallbackDebug(bool on);
+// PROTON_DEBUG_CALLBACKS is on (the record decoder prints graph kernel records then).
+bool CallbackDebug();
 
 }  // namespace proton::cupti

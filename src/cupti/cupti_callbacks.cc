@@ -153,6 +153,8 @@ void SetCallbackDebug(bool on) {
   }
 }
 
+bool CallbackDebug() { return (g_gate.flags.load(std::memory_order_relaxed) & kDebug) != 0; }
+
 void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
                                  CUpti_CallbackId id, const void* data) {
   uint8_t flags = g_gate.flags.load(std::memory_order_acquire);
@@ -384,6 +386,10 @@ void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
       bool captured = is_kernel && t_in_captured_launch;
       if (captured) {
         const char* name = t_captured_launch_name;
+        if (CallbackDebug()) {
+          std::fprintf(stderr, "[proton] captured node=%llu name=%s\n",
+                       static_cast<unsigned long long>(node_id), name != nullptr ? name : "");
+        }
         sink->OnGraphNodeCaptured(node_id, name != nullptr ? name : "");
       }
       graphs_.NodeCreated(node_id, graph_id, is_kernel, captured);

@@ -2,6 +2,9 @@
 #include "cupti/record_decoder.h"
 
 #include <cstddef>
+#include <cstdio>
+
+#include "cupti/callback_trampolines.h"
 
 namespace proton::cupti {
 namespace {
@@ -35,6 +38,12 @@ KernelRecord ToKernelRecord(const KernelActivity& activity, const GraphTracker* 
   record.graph_id = activity.graphId;
   if (activity.graphId != 0 && graphs != nullptr) {
     record.graph_node_id = graphs->CaptureOrigin(activity.graphNodeId);
+    if (CallbackDebug()) {
+      std::fprintf(stderr, "[proton] graph record corr=%llu graph=%u node=%llu origin=%llu %s\n",
+                   static_cast<unsigned long long>(record.correlation_id), activity.graphId,
+                   static_cast<unsigned long long>(activity.graphNodeId),
+                   static_cast<unsigned long long>(record.graph_node_id), activity.name);
+    }
   }
   return record;
 }
