@@ -264,6 +264,8 @@ void CuptiBackend::Flush(bool synchronize) {
   }
   last_flush_polls_ = polls;
   cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  // Every record of the launches so far is in: destroyed graphs' nodes may go.
+  ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.ReleaseRetired(UINT64_MAX));
 }
 
 void CuptiBackend::FlushCompleted() {
@@ -385,6 +387,12 @@ void CuptiBackend::OnBufferCompleted(CUcontext context, uint32_t stream_id, uint
               CUPTI_SUCCESS &&
           dropped != 0) {
         sink->OnRecordsLost(RecordLoss::kDropped, dropped);
+      }
+      // A program that destroys graphs for ever between flushes must not grow: past a bound,
+      // nodes retired before the records seen so far go.
+      constexpr size_t kMaxRetiredGraphNodes = 4096;
+      if (graphs_.retired_count() > kMaxRetiredGraphNodes) {
+        ReleaseOrigins(sink, graphs_.ReleaseRetired(max_completed()));
       }
       if (stats.max_correlation_id != 0) {
         sink->OnBufferCompleted(stats.max_correlation_id);

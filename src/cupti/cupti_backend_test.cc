@@ -331,13 +331,16 @@ TEST_F(CuptiBackendTest, CaptureCreatesNoCorrelationAndRecordsCapturePath) {
   }
   EXPECT_EQ(sink_.events, (std::vector<std::string>{"enter 11  1", "exit 11", "enter 12  1",
                                                     "exit 12"}));
+  // Under the command the program destroys the exec before the exit's flush delivers the
+  // replays' records (seen on the H200): its nodes must still name their capture then.
+  sink_.events.clear();
+  EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING, 0, 0, 7);
+  EXPECT_TRUE(sink_.events.empty());
   backend_->Flush(true);
   ASSERT_EQ(sink_.records.size(), 2u);
   EXPECT_EQ(sink_.records[0].graph_id, 7u);
   EXPECT_EQ(sink_.records[0].graph_node_id, 100u);  // the capture key, through the clone
-  sink_.events.clear();
-  EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING, 0, 0, 7);
-  EXPECT_EQ(sink_.events, (std::vector<std::string>{"released 100"}));
+  EXPECT_EQ(sink_.events, (std::vector<std::string>{"released 100"}));  // after the records
   EXPECT_EQ(backend_->graphs().node_count(), 0u);
 }
 

@@ -403,17 +403,19 @@ void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
       graphs_.NodeCloned(node_id, original_id, graph_id, exec_id, is_kernel);
       break;
     }
+    // Destroyed graphs' nodes stay mapped until the records of launches so far arrived
+    // (GraphTracker::ReleaseRetired after a flush or many buffers).
     case CUPTI_CBID_RESOURCE_GRAPHNODE_DESTROY_STARTING:
-      ReleaseOrigins(sink, graphs_.NodeDestroyed(node_id));
+      ReleaseOrigins(sink, graphs_.NodeDestroyed(node_id, max_submitted()));
       break;
     case CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING:
-      ReleaseOrigins(sink, graphs_.GraphDestroyed(graph_id));
+      ReleaseOrigins(sink, graphs_.GraphDestroyed(graph_id, max_submitted()));
       break;
     case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
       graphs_.ExecCreated(exec_id, graph_id);
       break;
     case CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING:
-      ReleaseOrigins(sink, graphs_.ExecDestroyed(exec_id));
+      ReleaseOrigins(sink, graphs_.ExecDestroyed(exec_id, max_submitted()));
       break;
     default:
       break;

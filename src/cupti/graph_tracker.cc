@@ -48,11 +48,17 @@ void GraphTracker::Unref(uint64_t origin, std::vector<uint64_t>* released) {
   origins_.erase(it);
 }
 
-void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released) {
+void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released,
+                             uint64_t horizon) {
   auto it = nodes_.find(node_id);
-  if (it == nodes_.end()) return;
+  if (it == nodes_.end() || (horizon != 0 && it->second.retired_horizon != 0)) return;
   Node node = it->second;
-  nodes_.erase(it);
+  if (horizon != 0) {
+    it->second.retired_horizon = horizon;
+    retired_.push_back(node_id);
+  } else {
+    nodes_.erase(it);
+  }
   auto graph = graphs_.find(node.graph_id);
   if (graph != graphs_.end()) {
     graph->second.erase(node_id);
@@ -62,34 +68,54 @@ void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released) 
     auto exec = execs_.find(node.exec_id);
     if (exec != execs_.end()) exec->second.nodes.erase(node_id);
   }
-  Unref(node.origin, released);
+  if (horizon == 0) Unref(node.origin, released);
 }
 
-std::vector<uint64_t> GraphTracker::NodeDestroyed(uint64_t node_id) {
+std::vector<uint64_t> GraphTracker::ReleaseRetired(uint64_t completed) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<uint64_t> released;
-  EraseNode(node_id, &released);
+  std::erase_if(retired_, [&](uint64_t id) {
+    auto it = nodes_.find(id);
+    if (it == nodes_.end() || it->second.retired_horizon == 0) return true;  // id reused
+    if (it->second.retired_horizon > completed) return false;
+    uint64_t origin = it->second.origin;
+    nodes_.erase(it);
+    Unref(origin, &released);
+    return true;
+  });
   return released;
 }
 
-std::vector<uint64_t> GraphTracker::GraphDestroyed(uint32_t graph_id) {
+size_t GraphTracker::retired_count() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return retired_.size();
+}
+
+std::vector<uint64_t> GraphTracker::NodeDestroyed(uint64_t node_id, uint64_t horizon) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<uint64_t> released;
+  EraseNode(node_id, &released, horizon);
+  return released;
+}
+
+std::vector<uint64_t> GraphTracker::GraphDestroyed(uint32_t graph_id, uint64_t horizon) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<uint64_t> released;
   auto graph = graphs_.find(graph_id);
   if (graph == graphs_.end()) return released;
   std::vector<uint64_t> ids(graph->second.begin(), graph->second.end());
-  for (uint64_t id : ids) EraseNode(id, &released);
+  for (uint64_t id : ids) EraseNode(id, &released, horizon);
   graphs_.erase(graph_id);
   return released;
 }
 
-std::vector<uint64_t> GraphTracker::ExecDestroyed(uint32_t exec_id) {
+std::vector<uint64_t> GraphTracker::ExecDestroyed(uint32_t exec_id, uint64_t horizon) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<uint64_t> released;
   auto exec = execs_.find(exec_id);
   if (exec == execs_.end()) return released;
   std::vector<uint64_t> ids(exec->second.nodes.begin(), exec->second.nodes.end());
-  for (uint64_t id : ids) EraseNode(id, &released);
+  for (uint64_t id : ids) EraseNode(id, &released, horizon);
   execs_.erase(exec_id);
   return released;
 }
@@ -139,6 +165,7 @@ std::vector<uint64_t> GraphTracker::Clear() {
     if (origin.captured) released.push_back(id);
   }
   nodes_.clear();
+  retired_.clear();
   origins_.clear();
   graphs_.clear();
   execs_.clear();

@@ -26,9 +26,17 @@ class GraphTracker {
   void NodeCloned(uint64_t node_id, uint64_t original_id, uint32_t graph_id, uint32_t exec_id,
                   bool is_kernel);
   // The destroy events. They return the captured origins whose last node went away.
-  std::vector<uint64_t> NodeDestroyed(uint64_t node_id);
-  std::vector<uint64_t> GraphDestroyed(uint32_t graph_id);
-  std::vector<uint64_t> ExecDestroyed(uint32_t exec_id);
+  // `horizon` > 0: the highest correlation id submitted so far. Records of launches up to it
+  // may still be on their way (under the `proton` command a program destroys its graphs
+  // before the exit's flush delivers their records), so the nodes are only retired: they keep
+  // naming their origin until ReleaseRetired.
+  std::vector<uint64_t> NodeDestroyed(uint64_t node_id, uint64_t horizon = 0);
+  std::vector<uint64_t> GraphDestroyed(uint32_t graph_id, uint64_t horizon = 0);
+  std::vector<uint64_t> ExecDestroyed(uint32_t exec_id, uint64_t horizon = 0);
+  // Frees retired nodes whose horizon is at most `completed` (the records up to it arrived);
+  // returns the captured origins whose last node went away.
+  std::vector<uint64_t> ReleaseRetired(uint64_t completed);
+  size_t retired_count() const;
   // An exec was instantiated from `source_graph_id`.
   void ExecCreated(uint32_t exec_id, uint32_t source_graph_id);
 
@@ -54,6 +62,7 @@ class GraphTracker {
     uint32_t graph_id = 0;
     uint32_t exec_id = 0;
     bool is_kernel = false;
+    uint64_t retired_horizon = 0;  // > 0: destroyed, kept until ReleaseRetired
   };
   struct Origin {
     uint32_t refs = 0;
@@ -66,7 +75,7 @@ class GraphTracker {
     std::unordered_set<uint64_t> nodes;
   };
   void Unref(uint64_t origin, std::vector<uint64_t>* released);
-  void EraseNode(uint64_t node_id, std::vector<uint64_t>* released);
+  void EraseNode(uint64_t node_id, std::vector<uint64_t>* released, uint64_t horizon = 0);
   uint32_t CountKernels(const std::unordered_set<uint64_t>& nodes) const;
 
   mutable std::mutex mutex_;
@@ -74,6 +83,7 @@ class GraphTracker {
   std::unordered_map<uint64_t, Origin> origins_;
   std::unordered_map<uint32_t, std::unordered_set<uint64_t>> graphs_;
   std::unordered_map<uint32_t, Exec> execs_;
+  std::vector<uint64_t> retired_;  // ids of retired nodes
 };
 
 }  // namespace proton::cupti

@@ -72,5 +72,25 @@ TEST(GraphTrackerTest, ClearReturnsLiveCapturedOrigins) {
   EXPECT_EQ(t.node_count(), 0u);
 }
 
+// The H200's sequence for a native program (CUDA 13.0, PROTON_DEBUG_CALLBACKS): two kernels
+// captured into graph 1, instantiation creates and clones them into graph 2 (exec 0 in the
+// clone events), then the exec is created from graph 1; replayed records name graph 2's nodes.
+TEST(GraphTrackerTest, InstantiationThatCreatesThenClonesIntoAnInternalGraph) {
+  GraphTracker t;
+  const uint64_t a = uint64_t{1} << 32, b = a + 1, a2 = uint64_t{2} << 32, b2 = a2 + 1;
+  t.NodeCreated(a, 1, true, true);
+  t.NodeCreated(b, 1, true, true);
+  t.NodeCreated(a2, 2, true, false);
+  t.NodeCloned(a2, a, 2, 0, true);
+  t.NodeCreated(b2, 2, true, false);
+  t.NodeCloned(b2, b, 2, 0, true);
+  t.ExecCreated(2, 1);
+  EXPECT_EQ(t.CaptureOrigin(a2), a);
+  EXPECT_EQ(t.CaptureOrigin(b2), b);
+  EXPECT_EQ(t.LookupExec(2).kernel_nodes, 2u);
+  EXPECT_TRUE(t.GraphDestroyed(1).empty());  // PyTorch destroys the captured graph here
+  EXPECT_EQ(t.CaptureOrigin(a2), a);
+}
+
 }  // namespace
 }  // namespace proton::cupti
