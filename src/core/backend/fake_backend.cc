@@ -11,6 +11,7 @@ namespace {
 std::atomic<FakeBackend*> g_current{nullptr};
 std::mutex g_fail_mutex;
 std::optional<std::string> g_fail_message;
+std::atomic<bool> g_last_flush_synchronized{false};
 }  // namespace
 
 void FakeBackend::FailNextStart(std::string message) {
@@ -52,8 +53,10 @@ Status FakeBackend::Start(BackendSink* sink, std::string_view mode) {
   return Status();
 }
 
+bool FakeBackend::LastFlushSynchronized() { return g_last_flush_synchronized.load(); }
+
 void FakeBackend::Flush(bool synchronize) {
-  last_flush_synchronized_ = synchronize;
+  g_last_flush_synchronized.store(synchronize);
   ++flush_count_;
   // Like the real flush loop: deliver until nothing submitted is missing (bounded).
   for (int i = 0; i < 100 && !queue_.empty(); ++i) CompleteBuffer();

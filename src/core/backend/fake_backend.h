@@ -71,7 +71,9 @@ class FakeBackend : public Backend {
   uint64_t clock_ns() const { return clock_ns_.load(); }
   void set_device(uint32_t id, DeviceInfo info);
   int flush_count() const { return flush_count_; }
-  bool last_flush_synchronized() const { return last_flush_synchronized_; }
+  // Whether the last Flush of any fake backend synchronized (it outlives the backend, which
+  // finalize frees).
+  static bool LastFlushSynchronized();
   size_t queued() const { return queue_.size(); }  // records not delivered yet
 
  private:
@@ -81,7 +83,6 @@ class FakeBackend : public Backend {
   std::deque<FakeRecord> queue_;
   std::vector<std::pair<uint32_t, DeviceInfo>> devices_;
   int flush_count_ = 0;
-  bool last_flush_synchronized_ = false;
   std::atomic<int> completed_flushes_{0};
 };
 

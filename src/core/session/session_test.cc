@@ -278,15 +278,13 @@ TEST_F(SessionTest, SignalPathFinalizeDoesNotSynchronizeTheDevice) {
   StartOptions o = Named("sig");
   o.backend = "fake";
   StartOk(o);
-  FakeBackend* fake = FakeBackend::Current();
   ASSERT_TRUE(FinalizeAllWithoutSynchronizing().ok());
-  EXPECT_FALSE(fake->last_flush_synchronized());
+  EXPECT_FALSE(FakeBackend::LastFlushSynchronized());
   EXPECT_TRUE(fs::exists(dir_ + "/sig.hatchet"));
   o.name = dir_ + "/sync2";
   StartOk(o);
-  fake = FakeBackend::Current();
   ASSERT_TRUE(Finalize(std::nullopt).ok());
-  EXPECT_TRUE(fake->last_flush_synchronized());
+  EXPECT_TRUE(FakeBackend::LastFlushSynchronized());
 }
 
 TEST_F(SessionTest, BackendStartFailureInCliModeRunsUnprofiled) {

@@ -82,7 +82,8 @@ std::string MaskCpu(const std::string& trace) {
 
 std::vector<std::pair<double, double>> KernelTimes(const std::string& trace) {
   std::vector<std::pair<double, double>> times;
-  for (const test::Json& e : test::ParseOrDie(trace)["traceEvents"].array) {
+  const test::Json doc = test::ParseOrDie(trace);  // the loop's range must outlive it
+  for (const test::Json& e : doc["traceEvents"].array) {
     if (const test::Json* cat = e.Find("cat"); cat != nullptr && cat->s == "kernel") {
       times.emplace_back(e["ts"].d, e["dur"].d);
     }
