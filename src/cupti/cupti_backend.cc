@@ -268,19 +268,42 @@ void CuptiBackend::Flush(bool synchronize) {
   ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.ReleaseRetired(UINT64_MAX));
 }
 
+namespace {
+// PROTON_VERBOSE: what the phase writer's flush did, at most once a second (it runs every
+// 20 ms while a phase waits), so that a phase that is not written says why.
+void ReportCompletedFlush(const char* what, uint64_t submitted, uint64_t completed) {
+  if (!VerboseEnabled()) return;
+  static std::atomic<int64_t> last_s{0};
+  int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                    std::chrono::steady_clock::now().time_since_epoch())
+                    .count();
+  if (last_s.exchange(now) == now) return;
+  std::fprintf(stderr, "[proton] phase writer flush: %s (submitted %llu, completed %llu)\n", what,
+               static_cast<unsigned long long>(submitted),
+               static_cast<unsigned long long>(completed));
+}
+}  // namespace
+
 void CuptiBackend::FlushCompleted() {
   if (!started()) return;
   cupti_->activity_flush_all(0);
   uint64_t submitted = max_submitted();
-  if (max_completed() >= submitted) return;
+  if (max_completed() >= submitted) {
+    ReportCompletedFlush("every submitted launch's records are in", submitted, max_completed());
+    return;
+  }
   // On the H200 (CUDA 13.0) a default flush returns no partly filled buffer, even when every
   // record in it is complete. So: wait for the device here (on this thread only), and force
   // the flush only if the program launched nothing meanwhile; then no kernel is running and
   // no record can be cut short. A program that keeps launching gets its records when a buffer
   // fills (profiler.md §3.11).
   SynchronizeContexts();
-  if (max_submitted() != submitted) return;
+  if (max_submitted() != submitted) {
+    ReportCompletedFlush("launches during the wait, not forced", submitted, max_completed());
+    return;
+  }
   cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  ReportCompletedFlush("forced after the device was idle", submitted, max_completed());
 }
 
 void CuptiBackend::ReleaseOrigins(BackendSink* sink, const std::vector<uint64_t>& origins) {
