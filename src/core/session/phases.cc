@@ -96,7 +96,7 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeCompleteUnwritt
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::pair<int, std::shared_ptr<Data>>> out;
   for (auto it = phases_.begin(); it != phases_.end();) {
-    if (it->second.complete && it->first < current_) {
+    if (it->second.complete && !it->second.write_failed && it->first < current_) {
       out.emplace_back(it->first, std::move(it->second.data));
       it = phases_.erase(it);
     } else {
@@ -104,6 +104,14 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeCompleteUnwritt
     }
   }
   return out;
+}
+
+void PhaseSet::Restore(int phase, std::shared_ptr<Data> data) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Phase& p = phases_[phase];
+  p.data = std::move(data);
+  p.complete = true;
+  p.write_failed = true;
 }
 
 std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeAll() {

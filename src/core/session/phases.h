@@ -44,6 +44,8 @@ class PhaseSet {
   bool IsComplete(int phase) const;
   // Removes complete phases that still hold data and returns them, for writing.
   std::vector<std::pair<int, std::shared_ptr<Data>>> TakeCompleteUnwritten();
+  // A part write failed: `phase` is held again, for finalize (the writer does not retry it).
+  void Restore(int phase, std::shared_ptr<Data> data);
   // Every phase that still holds data (finalize), in phase order; all but the current leave.
   std::vector<std::pair<int, std::shared_ptr<Data>>> TakeAll();
 
@@ -51,6 +53,7 @@ class PhaseSet {
   struct Phase {
     std::shared_ptr<Data> data;  // null once written or cleared
     bool complete = false;
+    bool write_failed = false;   // left for finalize
   };
   Phase* FindLocked(int phase);
 

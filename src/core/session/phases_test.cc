@@ -219,6 +219,26 @@ TEST_F(PhaseTest, PeriodicFlushingWritesCompletedPhasesDuringTheRun) {
   EXPECT_EQ((*test::NodeAt(test::ParseOrDie(part1), {"step", "k"}))["metrics"]["count"].i, 1);
 }
 
+TEST_F(PhaseTest, APartThatCannotBeWrittenIsKeptForFinalize) {
+  int s = StartFake("fail", "periodic_flushing");
+  std::string part0 = dir_ + "/fail.part_0.hatchet";
+  fs::create_directories(part0);  // the rename onto it fails
+  Scoped("step", "k", 2);
+  ASSERT_EQ(Advanced(s), 1);
+  testing::internal::CaptureStderr();
+  fake_->CompleteBuffer();
+  for (int i = 0; i < 500 && !Complete(s, 0); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the writer tried
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("phase 0 of session"), std::string::npos) << err;
+  EXPECT_EQ(CountAt(s, 0, {"step", "k"}), 2);  // still held
+  fs::remove_all(part0);
+  ASSERT_TRUE(Finalize(s).ok());
+  EXPECT_EQ((*test::NodeAt(test::ParseOrDie(Read(part0)), {"step", "k"}))["metrics"]["count"].i, 2);
+}
+
 TEST_F(PhaseTest, PeriodicFlushingInMessagePack) {
   int s = StartFake("mp", "periodic_flushing:format=hatchet_msgpack");
   Scoped("step", "k", 1);

@@ -25,6 +25,8 @@ struct PartJob {
   DeviceTable devices;
 };
 
+// Writes one part and frees its data; a failed write gives the phase back to the session, so
+// that finalize writes it (or reports why it cannot): nothing recorded is dropped.
 void WritePart(const PartJob& job) {
   const Session& s = *job.session;
   std::string base = s.name.empty() || s.name == "-" ? std::string(kDefaultProfileName) : s.name;
@@ -36,6 +38,8 @@ void WritePart(const PartJob& job) {
   if (!st.ok()) {
     std::fprintf(stderr, "[proton] error: phase %d of session %d not written: %s\n", job.phase,
                  s.id, st.message().c_str());
+    job.session->phases.Restore(job.phase, job.data);
+    return;
   } else {
     std::error_code ec;
     uintmax_t size = std::filesystem::file_size(path, ec);
