@@ -122,6 +122,10 @@ for row in diff_rows:
     want = (time_inc[p] - shadow_inc[p] if p in time_inc and p in shadow_inc
             else time_inc.get(p))  # only in FILE: FILE's value; only in OTHER: NaN (null)
     check(close(row["time/ns"], want), "diff value of %s" % (p,))
+check(any(r["time/ns"] is None for r in diff_rows), "frames only in OTHER export null")
+run("-m", "time/ns", "-diff", SHADOW, "--export", csv_path, HOOK)
+check([(r["path"], r["time/ns"]) for r in read_csv(csv_path)] ==
+      [(r["path"], r["time/ns"]) for r in diff_rows], "diff CSV equals diff JSONL (NaN empty)")
 
 # ---- export errors ----
 rc, out, err = run("-m", "time/ns", "--export", os.path.join(tmp, "no", "dir.csv"), HOOK)
