@@ -15,12 +15,16 @@ bool GrewPast(double now, double base, double pct, double min) {
   return growth > min && growth > pct / 100.0 * std::fabs(base);
 }
 
-std::string GateFailures(const GateInput& in) {
+bool ReportGateFailures(const GateInput& in,
+                        const std::function<void(std::string_view)>& write) {
+  constexpr size_t kChunk = size_t{1} << 16;
   std::string out;
+  bool failed = false;
   ForEachSortedPreOrder(*in.tree, [&](NodeId n) {
     const double now = in.now[n];
     const double base = in.base[n];
     if (!GrewPast(now, base, in.pct, in.min)) return true;
+    failed = true;
     out += "proton-viewer: --fail-above ";
     out += in.spec;
     out += ": ";
@@ -38,9 +42,14 @@ std::string GateFailures(const GateInput& in) {
       AppendShortest(out, std::round((now - base) / std::fabs(base) * 1000.0) / 10.0);
       out += "%)\n";
     }
+    if (out.size() >= kChunk) {
+      write(out);
+      out.clear();
+    }
     return true;
   });
-  return out;
+  if (!out.empty()) write(out);
+  return failed;
 }
 
 }  // namespace proton::viewer

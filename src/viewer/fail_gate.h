@@ -3,7 +3,9 @@
 // than PCT percent of the baseline and by more than MIN.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "viewer/profile_tree.h"
@@ -23,8 +25,11 @@ struct GateInput {
 // Whether `now` grew from `base` past the gate. NaN on either side never fails.
 bool GrewPast(double now, double base, double pct, double min);
 
-// One line per failing frame present in both profiles, in print order (every depth, -d does
-// not hide a regression), each ending in "\n"; empty when the gate passes.
-std::string GateFailures(const GateInput& in);
+// Hands `write` one line per failing frame present in both profiles, in print order (every
+// depth: -d does not hide a regression), each ending in "\n", in chunks (a deep tree's lines
+// grow with the depth, like its printed lines, so they are not gathered in memory). Returns
+// whether some frame failed.
+bool ReportGateFailures(const GateInput& in,
+                        const std::function<void(std::string_view)>& write);
 
 }  // namespace proton::viewer

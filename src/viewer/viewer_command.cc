@@ -163,8 +163,6 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     in.tree = &left.tree;
     FillPlain(left, in);
   }
-  std::string failures;
-  if (args.has_fail_above) failures = GateFailures(MakeGateInput(*diff, left, *right, args));
   // The export is a side output, written before anything is printed so that its errors
   // leave standard output empty (§9).
   if (!args.export_path.empty()) {
@@ -179,9 +177,10 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     OutputBuffer out(out_fd);
     PrintAll(out, in, options);
   }  // flushed here: the gate's lines come after the normal output
-  if (failures.empty()) return 0;
-  WriteAll(err_fd, failures);
-  return kGateFailedStatus;
+  if (!args.has_fail_above) return 0;
+  const bool failed = ReportGateFailures(MakeGateInput(*diff, left, *right, args),
+                                         [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
 }
 
 namespace {
