@@ -462,8 +462,8 @@ std::string_view HelpText() {
       "                        how --diff-profile pairs frames: by name (default), or by\n"
       "                        demangled names without Triton/Inductor numeric and hash\n"
       "                        suffixes\n"
-      "  --export FILE         also write every printed node with its raw column values to\n"
-      "                        FILE (.csv or .jsonl)\n";
+      "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
+      "                        .jsonl): path, name, depth and each -m column, unformatted\n";
   return kHelp;
 }
 
