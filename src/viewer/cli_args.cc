@@ -13,7 +13,7 @@ namespace proton::viewer {
 namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile };
+                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport };
 
 struct OptionString {
   std::string_view text;
@@ -35,6 +35,15 @@ constexpr OptionString kOptionStrings[] = {
     {"--diff-profile", Opt::kDiffProfile}, {"-diff", Opt::kDiffProfile},
 };
 
+// Our own options (§11.7, §11.8). They are found only by their full spelling (or with
+// "=VALUE"), never as prefixes, so that every abbreviation the reference accepts (--m, --de,
+// --ex, --f, ...) keeps its meaning (§11.6).
+constexpr OptionString kExtensionStrings[] = {
+    {"--fail-above", Opt::kFailAbove},
+    {"--match", Opt::kMatch},
+    {"--export", Opt::kExport},
+};
+
 bool TakesValue(Opt opt) {
   return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted;
 }
@@ -52,6 +61,9 @@ std::string_view ActionName(Opt opt) {
     case Opt::kFormat: return "-f/--format";
     case Opt::kPrintSorted: return "--print-sorted";
     case Opt::kDiffProfile: return "--diff-profile/-diff";
+    case Opt::kFailAbove: return "--fail-above";
+    case Opt::kMatch: return "--match";
+    case Opt::kExport: return "--export";
   }
   return "";
 }
@@ -63,6 +75,9 @@ Status ArgumentError(Opt opt, std::string_view message) {
 
 const OptionString* FindExact(std::string_view text) {
   for (const OptionString& o : kOptionStrings) {
+    if (o.text == text) return &o;
+  }
+  for (const OptionString& o : kExtensionStrings) {
     if (o.text == text) return &o;
   }
   return nullptr;
@@ -152,6 +167,31 @@ std::string_view TrimSpacesTabs(std::string_view s) {
   return s;
 }
 
+// --fail-above's value: PCT or PCT,MIN, each a finite non-negative Python float().
+Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
+  const size_t comma = value.find(',');
+  std::optional<double> pct = ParsePyFloat(value.substr(0, comma));
+  std::optional<double> min = comma == std::string::npos
+                                  ? std::optional<double>(0.0)
+                                  : ParsePyFloat(value.substr(comma + 1));
+  const auto good = [](const std::optional<double>& v) {
+    return v && std::isfinite(*v) && *v >= 0;
+  };
+  if (!good(pct) || !good(min)) {
+    return ArgumentError(Opt::kFailAbove,
+                         "expected PCT[,MIN] (non-negative numbers): '" + value + "'");
+  }
+  a.has_fail_above = true;
+  a.fail_above_pct = *pct;
+  a.fail_above_min = *min;
+  a.fail_above_text = value;
+  return Status();
+}
+
+bool EndsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
 struct ScanState {
   ViewerArgs args;
   std::optional<std::string> metrics_text;  // -m as given (last one wins)
@@ -170,6 +210,19 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
     case Opt::kInclude: a.include = *value; return Status();
     case Opt::kExclude: a.exclude = *value; return Status();
     case Opt::kDiffProfile: a.diff_profile = *value; return Status();
+    case Opt::kFailAbove: return TakeFailAbove(a, *value);
+    case Opt::kMatch:
+      if (*value == "exact") a.match = MatchMode::kExact;
+      else if (*value == "normalized") a.match = MatchMode::kNormalized;
+      else return ArgumentError(opt, "invalid choice: '" + *value +
+                                         "' (choose from 'exact', 'normalized')");
+      return Status();
+    case Opt::kExport:
+      if (!EndsWith(*value, ".csv") && !EndsWith(*value, ".jsonl")) {
+        return ArgumentError(opt, "FILE must end in .csv or .jsonl: '" + *value + "'");
+      }
+      a.export_path = *value;
+      return Status();
     case Opt::kThreshold: {
       std::optional<double> v = ParsePyFloat(*value);
       if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
@@ -306,6 +359,16 @@ Status CheckAfterScan(ScanState& st) {
     return ArgumentError(Opt::kThreshold,
                          "threshold must be a finite number: '" + a.threshold_text + "'");
   }
+  if (a.has_fail_above && a.diff_profile.empty()) {
+    return Status::UsageError("--fail-above needs --diff-profile");
+  }
+  // Without metrics nothing is read (§2.4): a gate or an export would silently do nothing.
+  if (a.metrics.empty() && a.has_fail_above) {
+    return Status::UsageError("--fail-above needs a metric (-m)");
+  }
+  if (a.metrics.empty() && !a.export_path.empty()) {
+    return Status::UsageError("--export needs a metric (-m)");
+  }
   return Status();
 }
 
@@ -388,7 +451,19 @@ std::string_view HelpText() {
       "                        how frame names are printed (default: full)\n"
       "  --print-sorted        after the tree, list every frame sorted by the first metric\n"
       "  --diff-profile DIFF_PROFILE, -diff DIFF_PROFILE\n"
-      "                        subtract this profile from FILE and show the difference\n";
+      "                        subtract this profile from FILE and show the difference\n"
+      "\n"
+      "options beyond the reference (full spellings only, never abbreviated):\n"
+      "  --fail-above PCT[,MIN]\n"
+      "                        with --diff-profile: exit 3, listing each frame on stderr,\n"
+      "                        when a frame's first metric grew by more than PCT percent\n"
+      "                        and by more than MIN (default 0) from DIFF_PROFILE to FILE\n"
+      "  --match {exact,normalized}\n"
+      "                        how --diff-profile pairs frames: by name (default), or by\n"
+      "                        demangled names without Triton/Inductor numeric and hash\n"
+      "                        suffixes\n"
+      "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
+      "                        .jsonl): path, name, depth and each -m column, unformatted\n";
   return kHelp;
 }
 

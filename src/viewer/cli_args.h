@@ -14,6 +14,9 @@ namespace proton::viewer {
 
 enum class NameFormat { kFull, kFileFunctionLine, kFunctionLine, kFileFunction };
 
+// How --diff-profile pairs frames (§11.7): by stored names, or by normalised names.
+enum class MatchMode { kExact, kNormalized };
+
 struct ViewerArgs {
   bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
   bool list = false;
@@ -28,6 +31,13 @@ struct ViewerArgs {
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
   std::string diff_profile;          // "" = no diff
+  // Beyond the reference (§11.7, §11.8); matched by their full spelling only.
+  bool has_fail_above = false;       // --fail-above PCT[,MIN]: the regression gate
+  double fail_above_pct = 0.0;       // finite, >= 0
+  double fail_above_min = 0.0;       // finite, >= 0
+  std::string fail_above_text;       // as typed, for the offending-frame lines
+  MatchMode match = MatchMode::kExact;
+  std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
   std::string file;
 };
 

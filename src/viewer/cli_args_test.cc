@@ -209,3 +209,51 @@ TEST(CliArgs, UsageAndHelpText) {
 
 }  // namespace
 }  // namespace proton::viewer
+
+namespace proton::viewer {
+namespace {
+
+// Our own options (§11.6-§11.8): full spellings only, so the reference's abbreviations keep
+// their meaning.
+TEST(CliArgs, ExtensionsAreFullSpellingsOnly) {
+  EXPECT_EQ(Parse({"--m", "time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"--ex", "x", "f"}).exclude, "x");
+  EXPECT_EQ(Parse({"--f", "function_line", "f"}).format, NameFormat::kFunctionLine);
+  EXPECT_EQ(Error({"--ma", "exact", "f"}), "unrecognized arguments: --ma");
+  EXPECT_EQ(Error({"--fail", "1", "-m", "t", "-diff", "g", "f"}),
+            "unrecognized arguments: --fail");
+  EXPECT_EQ(Error({"--exp", "a.csv", "-m", "t", "f"}), "unrecognized arguments: --exp");
+}
+
+TEST(CliArgs, FailAboveMatchExport) {
+  ViewerArgs a = Parse({"-m", "time/us", "--fail-above", "10,5e3", "--match=normalized",
+                        "--export", "out.jsonl", "-diff", "old", "new"});
+  EXPECT_TRUE(a.has_fail_above);
+  EXPECT_EQ(a.fail_above_pct, 10);
+  EXPECT_EQ(a.fail_above_min, 5000);
+  EXPECT_EQ(a.match, MatchMode::kNormalized);
+  EXPECT_EQ(a.export_path, "out.jsonl");
+  ViewerArgs b = Parse({"-m", "t", "--fail-above=2.5", "-diff", "old", "new"});
+  EXPECT_EQ(b.fail_above_pct, 2.5);
+  EXPECT_EQ(b.fail_above_min, 0);
+  EXPECT_EQ(b.match, MatchMode::kExact);
+  EXPECT_EQ(Parse({"-m", "t", "--export", "x.csv", "f"}).export_path, "x.csv");
+}
+
+TEST(CliArgs, FailAboveMatchExportErrors) {
+  const std::string bad = "argument --fail-above: expected PCT[,MIN] (non-negative numbers): '";
+  for (const char* v : {"x", "", "1,", ",1", "-1", "1,-2", "nan", "inf", "1,2,3"}) {
+    EXPECT_EQ(Error({"-m", "t", "--fail-above=" + std::string(v), "-diff", "o", "f"}),
+              bad + v + "'");
+  }
+  EXPECT_EQ(Error({"-m", "t", "--fail-above", "10", "f"}), "--fail-above needs --diff-profile");
+  EXPECT_EQ(Error({"--fail-above", "10", "-diff", "o", "f"}), "--fail-above needs a metric (-m)");
+  EXPECT_EQ(Error({"--match", "fuzzy", "f"}),
+            "argument --match: invalid choice: 'fuzzy' (choose from 'exact', 'normalized')");
+  EXPECT_EQ(Error({"-m", "t", "--export", "out.json", "f"}),
+            "argument --export: FILE must end in .csv or .jsonl: 'out.json'");
+  EXPECT_EQ(Error({"--export", "out.csv", "f"}), "--export needs a metric (-m)");
+}
+
+}  // namespace
+}  // namespace proton::viewer

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -13,8 +14,11 @@
 #include "format/profile_reader.h"
 #include "util/command_main.h"
 #include "viewer/cli_args.h"
+#include "viewer/export.h"
+#include "viewer/fail_gate.h"
 #include "viewer/filters.h"
 #include "viewer/metrics.h"
+#include "viewer/name_normalize.h"
 #include "viewer/printers.h"
 
 namespace proton::viewer {
@@ -94,9 +98,37 @@ void FillPlain(const Prepared& p, PrintInput& in) {
   }
 }
 
+// --fail-above's view of the diff: both sides' first column per union node.
+GateInput MakeGateInput(const DiffUnion& u, const Prepared& left, const Prepared& right,
+                        const ViewerArgs& args) {
+  GateInput g;
+  g.tree = &u.tree;
+  g.now.assign(u.tree.size(), kMissing);
+  g.base.assign(u.tree.size(), kMissing);
+  for (NodeId id = 0; id < u.tree.size(); ++id) {
+    if (u.left[id] != kNoNode) g.now[id] = left.columns[0].Value(left.tree, u.left[id]);
+    if (u.right[id] != kNoNode) g.base[id] = right.columns[0].Value(right.tree, u.right[id]);
+  }
+  g.label = left.columns[0].item;
+  g.pct = args.fail_above_pct;
+  g.min = args.fail_above_min;
+  g.spec = args.fail_above_text;
+  return g;
+}
+
+void WriteAll(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // nothing better to do with a failing stderr
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
 }  // namespace
 
-Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color) {
+Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color,
+                       int err_fd) {
   PROTON_ASSIGN_OR_RETURN(ViewerArgs args, ParseViewerArgs(argv));
   if (args.help) {
     OutputBuffer out(out_fd);
@@ -118,6 +150,10 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   if (!args.diff_profile.empty()) {
     PROTON_ASSIGN_OR_RETURN(right, Prepare(args.diff_profile, args));
     PROTON_RETURN_IF_ERROR(CheckComparable(left, *right));
+    if (args.match == MatchMode::kNormalized) {  // after the filters, which see stored names
+      NormalizeNames(left.tree);
+      NormalizeNames(right->tree);
+    }
     MergeDuplicates(left.tree);
     MergeDuplicates(right->tree);
     diff = BuildDiffUnion(left.tree, right->tree);
@@ -127,14 +163,24 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     in.tree = &left.tree;
     FillPlain(left, in);
   }
+  // The export is a side output, written before anything is printed so that its errors
+  // leave standard output empty (§9).
+  if (!args.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(ExportTable(args.export_path, in, args.metrics, args.depth));
+  }
   PrintOptions options;
   options.depth = args.depth;
   options.format = args.format;
   options.color = color;
   options.print_sorted = args.print_sorted;
-  OutputBuffer out(out_fd);
-  PrintAll(out, in, options);
-  return 0;
+  {
+    OutputBuffer out(out_fd);
+    PrintAll(out, in, options);
+  }  // flushed here: the gate's lines come after the normal output
+  if (!args.has_fail_above) return 0;
+  const bool failed = ReportGateFailures(MakeGateInput(*diff, left, *right, args),
+                                         [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
 }
 
 namespace {
