@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cerrno>
 #include <csignal>
 #include <cmath>
@@ -154,6 +155,42 @@ TEST(ReaderErrors, EndlessInputIsRefusedFromItsFirstBytes) {
   ::close(fds[0]);
   writer.join();
   EXPECT_NE(message.find("not a JSON or MessagePack profile"), std::string::npos) << message;
+}
+
+// Documents over simdjson's 4 GiB go through the fast path alone; the limit is lowered so
+// that small files take that path. Escaped and non-ASCII names must read there, and a form
+// only the general reader handles gets its own message.
+TEST(ReaderLarge, OverTheGeneralReaderLimit) {
+  const std::string doc =
+      "[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": [\n"
+      "  {\"frame\": {\"name\": \"k\\\"q\\u00e9\xE2\x82\xAC\"}, \"metrics\": {\"count\": 2}}]}]\n";
+  const std::string path = testing::TempDir() + "/reader_large_test.json";
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(doc.data(), 1, doc.size(), f);
+    std::fclose(f);
+  }
+  SetJsonGeneralReaderLimitForTest(16);
+  Result<ProfileTree> from_file = ReadProfileFile(path);
+  Result<ProfileTree> in_memory = ParseProfile(doc, "F");
+  Result<ProfileTree> vector_metric =
+      ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F");
+  Result<ProfileTree> chrome = ParseProfile("{\"traceEvents\": []}", "F");
+  SetJsonGeneralReaderLimitForTest(0);
+  std::remove(path.c_str());
+  for (Result<ProfileTree>* r : {&from_file, &in_memory}) {
+    ASSERT_TRUE(r->ok()) << r->status().message();
+    ASSERT_EQ((*r)->size(), 2u);
+    EXPECT_EQ((*r)->name(1), "k\"q\xC3\xA9\xE2\x82\xAC");
+  }
+  const std::string too_large =
+      "cannot read 'F': a JSON profile over 4 GiB must be in the layout Proton writes "
+      "(or use MessagePack)";
+  EXPECT_EQ(Message(vector_metric), too_large);
+  EXPECT_EQ(Message(chrome), too_large);
+  // Under the limit again, the general reader takes the vector metric.
+  EXPECT_TRUE(ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F").ok());
 }
 
 TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {
