@@ -5,7 +5,8 @@
 // This reader walks the text once, skipping whitespace runs 16 bytes at a time, and builds
 // the tree directly with an explicit stack (no recursion: 100,000-level chains work).
 //
-// It only accepts the common subset: ASCII strings without escapes or control bytes, scalar
+// It only accepts the common subset: strings without control bytes (escapes and UTF-8 are
+// decoded and validated, json_string.h), scalar
 // metric/device values, the node keys "children"/"frame"/"metrics" (other keys with scalar
 // values are skipped). Anything else, and every syntax or shape error, makes it give up so
 // the simdjson reader handles the document from scratch; on every document it accepts it
@@ -27,6 +28,7 @@
 #endif
 
 #include "format/json_reader.h"
+#include "format/json_string.h"
 #include "format/read_ahead.h"
 #include "format/reader_common.h"
 
@@ -162,19 +164,28 @@ class FastReader {
     return true;
   }
 
-  // p_ at '"': the string's content (no escapes), p_ after the closing quote.
-  bool String(std::string_view& out) {
+  // p_ at '"': the string's content, p_ after the closing quote. Plain ASCII is a view into
+  // the window; escapes and non-ASCII are decoded (and validated, as simdjson does) into
+  // `scratch`, which must outlive the use of `out`. The whole string must be in the window.
+  bool String(std::string_view& out, std::string& scratch) {
     if (*p_ != '"') return false;
     const char* s = p_ + 1;
     const char* e = ScanString(s);
-    if (*e != '"') return false;
+    if (*e != '"') {
+      scratch.assign(s, static_cast<size_t>(e - s));
+      if (!DecodeJsonStringTail(e, scratch)) return false;
+      out = scratch;
+      p_ = e + 1;
+      return true;
+    }
     out = std::string_view(s, static_cast<size_t>(e - s));
     p_ = e + 1;
     return true;
   }
+  bool String(std::string_view& out) { return String(out, scratch_value_); }
   // A key and its colon; p_ at the value afterwards.
   bool Key(std::string_view& key) {
-    if (!String(key)) return false;
+    if (!String(key, scratch_key_)) return false;
     p_ = SkipWs(p_);
     if (*p_ != ':') return false;
     p_ = SkipWs(p_ + 1);
@@ -223,6 +234,8 @@ class FastReader {
   int fd_ = -1;
   bool eof_ = true;
   std::vector<Level> stack_;
+  // Decoded strings, one per string that can be alive at the same time (json_string.h).
+  std::string scratch_key_, scratch_value_, scratch_type_, scratch_skip_;
 };
 
 bool FastReader::Walk() {
@@ -291,7 +304,7 @@ bool FastReader::Frame(NodeId n) {
       has_name = true;
     } else if (key == "type") {
       if (*p_ == '"') {
-        if (!String(type)) return false;
+        if (!String(type, scratch_type_)) return false;
       } else {
         TokenValue t;
         if (!Token(t) || t.type != ValueType::kNull) return false;
@@ -299,7 +312,7 @@ bool FastReader::Frame(NodeId n) {
       }
     } else {
       TokenValue t;
-      if (*p_ == '"' ? !String(s) : !Token(t)) return false;
+      if (*p_ == '"' ? !String(s, scratch_skip_) : !Token(t)) return false;
     }
   }
   if (!has_name) return false;

@@ -105,8 +105,21 @@ TEST(JsonFastReader, AcceptsOrHandsOver) {
       {R"([{"frame": {"name": "R", "name": "S"}, "frame": {"name": "T"}, "children": [], "children": [{"frame": {"name": "c"}}]}])", true},
       {"[" + node + "," + node + "]", false},          // second element not a device table
       {"[" + node + ", {}, 1]", false},                // three elements
-      {R"([{"frame": {"name": "a\"b"}}])", false},     // escape
-      {"[{\"frame\": {\"name\": \"\xC3\xA9\"}}]", false},  // non-ASCII
+      {R"([{"frame": {"name": "a\"b"}}])", true},      // escape
+      {"[{\"frame\": {\"name\": \"\xC3\xA9\"}}]", true},   // non-ASCII
+      {R"([{"frame": {"name": "\\ \/ \b\f\n\r\t \u00e9\u20AC \ud83d\ude00", "type": "\u0066n"}, "metrics": {"c\u006fun\u0074": 1, "s": "\u00e9"}}, {"CUDA": {"\u0030": {"arch": "\u0039\u0030"}}}])", true},
+      {R"([{"fr\u0061me": {"name": "R"}, "chi\u006cdren": [{"frame": {"name": "c"}}]}])", true},
+      {"[{\"frame\": {\"name\": \"\xF0\x9F\x98\x80 \xE2\x82\xAC \xED\x9F\xBF \xF4\x8F\xBF\xBF\"}}]", true},
+      {R"([{"frame": {"name": "\ud83d"}}])", false},   // high surrogate alone
+      {R"([{"frame": {"name": "\ude00"}}])", false},   // low surrogate alone
+      {R"([{"frame": {"name": "\ud83d\u0041"}}])", false},
+      {R"([{"frame": {"name": "\x41"}}])", false},     // not a JSON escape
+      {R"([{"frame": {"name": "\u12G4"}}])", false},
+      {"[{\"frame\": {\"name\": \"\xC0\x80\"}}]", false},  // overlong
+      {"[{\"frame\": {\"name\": \"\xED\xA0\x80\"}}]", false},  // UTF-8 surrogate
+      {"[{\"frame\": {\"name\": \"\xF4\x90\x80\x80\"}}]", false},  // above U+10FFFF
+      {"[{\"frame\": {\"name\": \"\xE2\x82\"}}]", false},  // cut short
+      {"[{\"frame\": {\"name\": \"\x80\"}}]", false},  // stray continuation byte
       {"[{\"frame\": {\"name\": \"a\tb\"}}]", false},   // control byte
       {R"([{"frame": {"name": "R"}, "metrics": {"v": [1, 2]}}])", false},  // vector metric
       {R"([{"frame": {"name": "R"}, "metrics": {"v": 01}}])", false},

@@ -6,6 +6,8 @@
 // no escape (no copy into simdjson's string buffer, which keeps peak memory low).
 #include "format/json_reader.h"
 
+#include <atomic>
+
 #include <simdjson.h>
 
 #include <charconv>
@@ -469,7 +471,17 @@ ReadFail ChromeOrShape(od::document& doc) {
   return AtEnd(doc) ? ReadFail::kShape : ReadFail::kRead;
 }
 
+// Below simdjson's maximum by the padding, which it counts in the document's capacity.
+constexpr size_t kDefaultGeneralLimit = simdjson::SIMDJSON_MAXSIZE_BYTES - simdjson::SIMDJSON_PADDING;
+std::atomic<size_t> general_limit{kDefaultGeneralLimit};
+
 }  // namespace
+
+size_t JsonGeneralReaderLimit() { return general_limit.load(std::memory_order_relaxed); }
+
+void SetJsonGeneralReaderLimitForTest(size_t bytes) {
+  general_limit.store(bytes == 0 ? kDefaultGeneralLimit : bytes, std::memory_order_relaxed);
+}
 
 ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& tree,
                    bool allow_fast) {
@@ -486,6 +498,7 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
     if (ParseJsonFast(data, size, tree)) return ReadFail::kNone;
     tree = ProfileTree();  // the simdjson reader below decides every unusual document
   }
+  if (size > JsonGeneralReaderLimit()) return ReadFail::kTooLarge;
   od::parser parser;
   const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
   if (parser.allocate(size, max_depth)) return ReadFail::kRead;

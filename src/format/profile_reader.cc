@@ -35,8 +35,39 @@ Status OpenError(std::string_view name, int err) {
   return Status::Error(std::move(m));
 }
 
-// Reads everything from fd; `hint` is the expected size (0 when unknown).
-bool ReadAll(int fd, size_t hint, Buffer& buf, int& err) {
+// What the first bytes of a document say about its format (§3.1): kMore while they could
+// still begin a profile but do not decide it yet.
+enum class Sniff { kMore, kJson, kMsgpack, kNeither };
+
+// Leading whitespace (after an optional byte-order mark) tolerated before the format must be
+// known: beyond it the input is refused instead of being read on without limit.
+constexpr size_t kMaxLeadingSpace = size_t{1} << 20;
+
+bool IsMsgpackArrayMarker(unsigned char b) {
+  return (b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd;
+}
+
+Sniff SniffFormat(const char* data, size_t size) {
+  if (size == 0) return Sniff::kMore;
+  if (IsMsgpackArrayMarker(static_cast<unsigned char>(data[0]))) return Sniff::kMsgpack;
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  size_t i = 0;
+  while (i < kBom.size() && i < size && data[i] == kBom[i]) ++i;
+  if (i < kBom.size()) {
+    if (i == size) return Sniff::kMore;  // a byte-order mark cut short by the read so far
+    i = 0;                               // no byte-order mark
+  }
+  while (i < size && IsAsciiSpace(data[i])) ++i;
+  if (i == size) return i > kMaxLeadingSpace ? Sniff::kNeither : Sniff::kMore;
+  return data[i] == '[' || data[i] == '{' ? Sniff::kJson : Sniff::kNeither;
+}
+
+// Reads everything from fd; `hint` is the expected size (0 when unknown). Stops early, with
+// `refused` set, as soon as the first bytes rule out both formats: /dev/zero or a stream of
+// random bytes would otherwise be read until memory runs out.
+bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
+  refused = false;
+  bool known = false;
   buf.capacity = hint + kPadding + (hint == 0 ? 1 << 16 : 1);
   buf.data.reset(new (std::nothrow) char[buf.capacity]);
   if (!buf.data) {
@@ -63,6 +94,14 @@ bool ReadAll(int fd, size_t hint, Buffer& buf, int& err) {
     }
     if (got == 0) break;
     buf.size += static_cast<size_t>(got);
+    if (!known) {
+      const Sniff sniff = SniffFormat(buf.data.get(), buf.size);
+      if (sniff == Sniff::kNeither) {
+        refused = true;
+        return false;
+      }
+      known = sniff != Sniff::kMore;
+    }
   }
   std::memset(buf.data.get() + buf.size, 0, kPadding);
   return true;
@@ -103,17 +142,14 @@ class MappedFile {
 Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
                                         std::string_view name, bool allow_fast = true) {
   viewer::ProfileTree tree;
-  size_t i = 0;
-  // Optional UTF-8 byte-order mark, then ASCII whitespace, then [ or { means JSON.
-  if (size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0) i = 3;
-  size_t j = i;
-  while (j < size && IsAsciiSpace(data[j])) ++j;
   ReadFail fail = ReadFail::kRead;
-  if (j < size && (data[j] == '[' || data[j] == '{')) {
+  const Sniff sniff = SniffFormat(data, size);
+  if (sniff == Sniff::kJson) {
+    // Optional UTF-8 byte-order mark, then ASCII whitespace, then [ or {.
+    const size_t i = size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     fail = ParseJson(data + i, size - i, capacity - i, tree, allow_fast);
-  } else if (size > 0) {
-    const auto b = static_cast<unsigned char>(data[0]);
-    if ((b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd) fail = ParseMsgpack(data, size, tree);
+  } else if (sniff == Sniff::kMsgpack) {
+    fail = ParseMsgpack(data, size, tree);
   }
   if (fail != ReadFail::kNone) return ReadFailStatus(fail, name);
   return tree;
@@ -130,8 +166,11 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
   Buffer buf;
   int err = 0;
   bool allow_fast = true;
+  bool refused = false;
   if (path == "-") {
-    if (!ReadAll(STDIN_FILENO, 0, buf, err)) return OpenError(name, err);
+    if (!ReadAll(STDIN_FILENO, 0, buf, err, refused)) {
+      return refused ? ReadFailStatus(ReadFail::kRead, name) : OpenError(name, err);
+    }
   } else {
     const std::string p(path);
     const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
@@ -162,8 +201,9 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
       // Mapping can fail (some special file systems): fall back to read().
     }
     const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
-    if (err == 0) ReadAll(fd, hint, buf, err);
+    if (err == 0) ReadAll(fd, hint, buf, err, refused);
     ::close(fd);
+    if (refused) return ReadFailStatus(ReadFail::kRead, name);
     if (err != 0) return OpenError(name, err);
   }
   return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);

@@ -4,8 +4,18 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cerrno>
+#include <csignal>
 #include <cmath>
+#include <cstdint>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include "format/json_reader.h"
 #include "viewer/profile_tree.h"
@@ -89,6 +99,98 @@ TEST(ReaderErrors, OpenAndContent) {
   // A shape error in a truncated document is still "cannot read".
   EXPECT_EQ(Message(ParseProfile("[1, 2", "F")), "cannot read 'F': not a JSON or MessagePack profile");
   EXPECT_EQ(DisplayName("-"), "<stdin>");
+}
+
+// Feeds `first` then up to 256 MiB of pseudo-random bytes into a pipe and reads it as a
+// profile: the reader must refuse after the first bytes instead of reading everything.
+size_t BytesTakenBeforeRefusal(std::string first, std::string& message) {
+  std::signal(SIGPIPE, SIG_IGN);
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  std::atomic<size_t> written{0};
+  std::thread writer([&] {
+    std::vector<char> chunk(1 << 16);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    for (char& c : chunk) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      c = static_cast<char>(x);
+    }
+    std::copy(first.begin(), first.end(), chunk.begin());
+    for (size_t total = 0; total < (size_t{256} << 20);) {
+      const ssize_t n = ::write(fds[1], chunk.data(), chunk.size());
+      if (n <= 0) break;  // EPIPE: the reader is done
+      total += static_cast<size_t>(n);
+      written = total;
+    }
+    ::close(fds[1]);
+  });
+  message = Message(ReadProfileFile("/dev/fd/" + std::to_string(fds[0])));
+  ::close(fds[0]);
+  writer.join();
+  return written;
+}
+
+TEST(ReaderErrors, EndlessInputIsRefusedFromItsFirstBytes) {
+  const std::string refused = "cannot read '/dev/fd/";
+  for (std::string first :
+       {std::string("\x01"), std::string(" \t\n\x00", 4), std::string("\xEF\xBB\xBFx")}) {
+    std::string message;
+    EXPECT_LT(BytesTakenBeforeRefusal(first, message), size_t{8} << 20);
+    EXPECT_EQ(message.substr(0, refused.size()), refused);
+    EXPECT_NE(message.find("not a JSON or MessagePack profile"), std::string::npos) << message;
+  }
+  // Only whitespace so far: refused once it passes 1 MiB.
+  std::string message;
+  const size_t big = size_t{4} << 20;
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    const std::string spaces(1 << 16, ' ');
+    for (size_t total = 0; total < big; total += spaces.size()) {
+      if (::write(fds[1], spaces.data(), spaces.size()) <= 0) break;
+    }
+    ::close(fds[1]);
+  });
+  message = Message(ReadProfileFile("/dev/fd/" + std::to_string(fds[0])));
+  ::close(fds[0]);
+  writer.join();
+  EXPECT_NE(message.find("not a JSON or MessagePack profile"), std::string::npos) << message;
+}
+
+// Documents over simdjson's 4 GiB go through the fast path alone; the limit is lowered so
+// that small files take that path. Escaped and non-ASCII names must read there, and a form
+// only the general reader handles gets its own message.
+TEST(ReaderLarge, OverTheGeneralReaderLimit) {
+  const std::string doc =
+      "[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": [\n"
+      "  {\"frame\": {\"name\": \"k\\\"q\\u00e9\xE2\x82\xAC\"}, \"metrics\": {\"count\": 2}}]}]\n";
+  const std::string path = testing::TempDir() + "/reader_large_test.json";
+  {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    std::fwrite(doc.data(), 1, doc.size(), f);
+    std::fclose(f);
+  }
+  SetJsonGeneralReaderLimitForTest(16);
+  Result<ProfileTree> from_file = ReadProfileFile(path);
+  Result<ProfileTree> in_memory = ParseProfile(doc, "F");
+  Result<ProfileTree> vector_metric =
+      ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F");
+  Result<ProfileTree> chrome = ParseProfile("{\"traceEvents\": []}", "F");
+  SetJsonGeneralReaderLimitForTest(0);
+  std::remove(path.c_str());
+  for (Result<ProfileTree>* r : {&from_file, &in_memory}) {
+    ASSERT_TRUE(r->ok()) << r->status().message();
+    ASSERT_EQ((*r)->size(), 2u);
+    EXPECT_EQ((*r)->name(1), "k\"q\xC3\xA9\xE2\x82\xAC");
+  }
+  const std::string too_large =
+      "cannot read 'F': a JSON profile over 4 GiB must be in the layout Proton writes "
+      "(or use MessagePack)";
+  EXPECT_EQ(Message(vector_metric), too_large);
+  EXPECT_EQ(Message(chrome), too_large);
+  // Under the limit again, the general reader takes the vector metric.
+  EXPECT_TRUE(ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F").ok());
 }
 
 TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {

@@ -11,8 +11,9 @@
 
 namespace proton::format {
 
-// Why a document was rejected; the message is chosen by ReadFailStatus.
-enum class ReadFail { kNone, kRead, kShape, kChrome };
+// Why a document was rejected; the message is chosen by ReadFailStatus. kTooLarge: a JSON
+// document over the general reader's limit (json_reader.h) that the fast path cannot read.
+enum class ReadFail { kNone, kRead, kShape, kChrome, kTooLarge };
 
 #define PROTON_READ_TRY(expr)                                   \
   do {                                                          \

@@ -14,7 +14,10 @@ Result<std::vector<uint8_t>> MatchNames(const ProfileTree& tree, std::string_vie
                                         std::string_view option) {
   PROTON_ASSIGN_OR_RETURN(NamePattern compiled, NamePattern::Compile(pattern, option));
   std::vector<uint8_t> matched(tree.size());
-  for (NodeId n = 0; n < tree.size(); ++n) matched[n] = compiled.Matches(tree.name(n)) ? 1 : 0;
+  for (NodeId n = 0; n < tree.size(); ++n) {
+    PROTON_ASSIGN_OR_RETURN(const bool match, compiled.Matches(tree.name(n)));
+    matched[n] = match ? 1 : 0;
+  }
   return matched;
 }
 

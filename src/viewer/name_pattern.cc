@@ -9,8 +9,11 @@
 
 #include <pcre2.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
+
+#include "viewer/quoted.h"
 
 namespace proton::viewer {
 namespace {
@@ -368,6 +371,8 @@ struct NamePattern::Impl {
   pcre2_match_context* match_context = nullptr;
   pcre2_jit_stack* jit_stack = nullptr;
   bool jit = false;
+  std::string quoted;                       // "--include 'P'", for error messages
+  uint64_t budget = NamePattern::kBudgetSteps;  // steps left beyond the free ones
   ~Impl() {
     if (match_data) pcre2_match_data_free(match_data);
     if (match_context) pcre2_match_context_free(match_context);
@@ -395,6 +400,7 @@ Result<NamePattern> NamePattern::Compile(std::string_view pattern, std::string_v
   if (!translated.ok()) return invalid;
 
   auto impl = std::make_unique<Impl>();
+  impl->quoted = std::string(option) + " " + Quoted(pattern);
   pcre2_compile_context* cctx = pcre2_compile_context_create(nullptr);
   if (cctx == nullptr) return Status::Error("out of memory");
   pcre2_set_newline(cctx, PCRE2_NEWLINE_LF);
@@ -411,6 +417,10 @@ Result<NamePattern> NamePattern::Compile(std::string_view pattern, std::string_v
   if (impl->match_data == nullptr || impl->match_context == nullptr) {
     return Status::Error("out of memory");
   }
+  // The interpreter (no JIT, or the JIT stack ran out) needs its own bounds on recursion
+  // depth and backtracking memory; the JIT's are its stack size and the match limit.
+  pcre2_set_depth_limit(impl->match_context, 1'000'000);
+  pcre2_set_heap_limit(impl->match_context, 256 * 1024);  // KiB
   if (pcre2_jit_compile(impl->code, PCRE2_JIT_COMPLETE) == 0) {
     impl->jit_stack = pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr);
     if (impl->jit_stack != nullptr) {
@@ -421,15 +431,46 @@ Result<NamePattern> NamePattern::Compile(std::string_view pattern, std::string_v
   return NamePattern(std::move(impl));
 }
 
-bool NamePattern::Matches(std::string_view name) const {
+namespace {
+
+// One pcre2_match at position 0 under `limit` steps; falls back to the interpreter when the
+// JIT stack is too small for this subject.
+int MatchOnce(pcre2_code* code, pcre2_match_data* data, pcre2_match_context* context,
+              std::string_view name, uint32_t limit) {
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(name.data());
-  int rc = pcre2_match(impl_->code, subject, name.size(), 0, 0, impl_->match_data,
-                       impl_->match_context);
+  pcre2_set_match_limit(context, limit);
+  int rc = pcre2_match(code, subject, name.size(), 0, 0, data, context);
   if (rc == PCRE2_ERROR_JIT_STACKLIMIT) {
-    rc = pcre2_match(impl_->code, subject, name.size(), 0, PCRE2_NO_JIT, impl_->match_data,
-                     impl_->match_context);
+    rc = pcre2_match(code, subject, name.size(), 0, PCRE2_NO_JIT, data, context);
   }
-  return rc >= 0;  // errors such as the match limit count as "no match"
+  return rc;
+}
+
+}  // namespace
+
+Result<bool> NamePattern::Matches(std::string_view name) {
+  Impl& m = *impl_;
+  // The free steps first; on the match limit, again with ten times the limit, each retry
+  // paid from the budget, so what a name costs is at most about 1.1 x what it is charged.
+  uint64_t limit = kFreeSteps;
+  int rc = MatchOnce(m.code, m.match_data, m.match_context, name, kFreeSteps);
+  while (rc == PCRE2_ERROR_MATCHLIMIT && m.budget > 0) {
+    limit = std::min<uint64_t>({limit * 10, m.budget, UINT32_MAX});
+    m.budget -= limit;
+    rc = MatchOnce(m.code, m.match_data, m.match_context, name, static_cast<uint32_t>(limit));
+  }
+  if (rc >= 0) return true;
+  if (rc == PCRE2_ERROR_NOMATCH) return false;
+  std::string reason;
+  if (rc == PCRE2_ERROR_MATCHLIMIT) {
+    reason = "too much backtracking (over " + std::to_string(kBudgetSteps) + " steps)";
+  } else {
+    PCRE2_UCHAR text[256];
+    if (pcre2_get_error_message(rc, text, sizeof text) < 0) reason = "error " + std::to_string(rc);
+    else reason = reinterpret_cast<const char*>(text);
+  }
+  return Status::Error("cannot match " + m.quoted + " against frame " + Quoted(name) + ": " +
+                       reason);
 }
 
 }  // namespace proton::viewer

@@ -4,6 +4,7 @@
 // constructs that Python would reject, or that only PCRE2 knows, are refused as invalid.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,7 +22,17 @@ class NamePattern {
   static Result<NamePattern> Compile(std::string_view pattern, std::string_view option);
 
   // Whether the pattern matches a prefix of `name` (Python's re.match(pattern, name)).
-  bool Matches(std::string_view name) const;
+  // Backtracking is bounded: each name may take kFreeSteps PCRE2 match steps, and steps
+  // beyond that come out of one budget of kBudgetSteps for the pattern's whole run, so a
+  // catastrophic pattern costs at most (names x kFreeSteps + about kBudgetSteps) steps. An
+  // engine error, the budget running out included, is an error naming the pattern and the
+  // frame, never a silent "no match":
+  //   cannot match --include 'P' against frame 'N': too much backtracking (over S steps)
+  //   cannot match --include 'P' against frame 'N': <PCRE2's message>
+  Result<bool> Matches(std::string_view name);
+
+  static constexpr uint32_t kFreeSteps = 10'000;
+  static constexpr uint64_t kBudgetSteps = 100'000'000;
 
   NamePattern(NamePattern&&) noexcept;
   NamePattern& operator=(NamePattern&&) noexcept;

@@ -3,13 +3,20 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+#include <vector>
+
 namespace proton::viewer {
 namespace {
 
 bool Match(std::string_view pattern, std::string_view name) {
   Result<NamePattern> p = NamePattern::Compile(pattern, "--include");
   EXPECT_TRUE(p.ok()) << pattern << ": " << p.status().message();
-  return p.ok() && p->Matches(name);
+  if (!p.ok()) return false;
+  Result<bool> m = p->Matches(name);
+  EXPECT_TRUE(m.ok()) << pattern << ": " << m.status().message();
+  return m.ok() && *m;
 }
 
 std::string CompileError(std::string_view pattern, std::string_view option = "--include") {
@@ -123,6 +130,84 @@ TEST(NamePattern, Refusals) {
               "invalid regular expression in --exclude: '" + std::string(bad) + "'")
         << bad;
   }
+}
+
+}  // namespace
+}  // namespace proton::viewer
+
+// Catastrophic backtracking: bounded cost, and the limit is an error, never "no match".
+namespace proton::viewer {
+namespace {
+
+double Seconds(std::chrono::steady_clock::time_point since) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - since).count();
+}
+
+// Matches every name; returns the first error message, or "" when none.
+std::string FirstError(std::string_view pattern, const std::vector<std::string>& names,
+                       double& seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  Result<NamePattern> p = NamePattern::Compile(pattern, "--include");
+  EXPECT_TRUE(p.ok());
+  std::string error;
+  for (const std::string& name : names) {
+    Result<bool> m = p->Matches(name);
+    if (!m.ok()) {
+      error = m.status().message();
+      break;
+    }
+  }
+  seconds = Seconds(start);
+  return error;
+}
+
+TEST(NamePatternCost, NestedQuantifierIsBoundedAndReported) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 2000; ++i) names.push_back(std::string(30, 'a') + "b" + std::to_string(i));
+  double seconds = 0;
+  EXPECT_EQ(FirstError("(a+)+$", names, seconds),
+            "cannot match --include '(a+)+$' against frame 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaab0': "
+            "too much backtracking (over 100000000 steps)");
+  EXPECT_LT(seconds, 5.0);
+}
+
+TEST(NamePatternCost, ManyUnderscoresAreBounded) {
+  std::vector<std::string> names;
+  for (int i = 0; i < 1000; ++i) {
+    std::string name = "fused";
+    for (int k = 0; k < 22; ++k) name += "_x";
+    names.push_back(name + "_kernel_" + std::to_string(i));
+  }
+  double seconds = 0;
+  const std::string error = FirstError("(.*_)*kernel$", names, seconds);
+  EXPECT_NE(error.find("cannot match --include '(.*_)*kernel$' against frame 'fused_x"),
+            std::string::npos)
+      << error;
+  EXPECT_LT(seconds, 5.0);
+}
+
+TEST(NamePatternCost, LimitIsAnErrorNotANoMatch) {
+  // Python's re keeps this frame (it turns a|a into a character set and matches the `a`
+  // alternative); PCRE2 backtracks exponentially. Better an error than a dropped frame.
+  Result<NamePattern> p = NamePattern::Compile("(?:a|a)*$|a", "--exclude");
+  ASSERT_TRUE(p.ok());
+  const std::string name = std::string(40, 'a') + "b";
+  Result<bool> m = p->Matches(name);
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.status().message(), "cannot match --exclude '(?:a|a)*$|a' against frame '" + name +
+                                      "': too much backtracking (over 100000000 steps)");
+}
+
+TEST(NamePatternCost, ModerateBacktrackingStillAnswers) {
+  // 2^15 paths: beyond the free steps, well within the budget; the answer is re.match's.
+  Result<NamePattern> p = NamePattern::Compile("(a+)+$", "--include");
+  ASSERT_TRUE(p.ok());
+  for (int i = 0; i < 20; ++i) {
+    Result<bool> m = p->Matches(std::string(15, 'a') + "b");
+    ASSERT_TRUE(m.ok()) << m.status().message();
+    EXPECT_FALSE(*m);
+  }
+  EXPECT_TRUE(p->Matches(std::string(15, 'a')).value());
 }
 
 }  // namespace

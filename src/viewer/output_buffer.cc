@@ -37,11 +37,15 @@ void OutputBuffer::WriteSlow(std::string_view text) {
 }
 
 void OutputBuffer::WriteAll(const char* data, size_t size) {
-  while (size > 0 && !failed_) {
+  while (size > 0 && error_ == 0) {
     const ssize_t n = ::write(fd_, data, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      failed_ = true;  // EPIPE and friends: stop quietly (§7.9)
+      error_ = errno;  // the caller decides: EPIPE is quiet (§7.9), anything else an error
+      return;
+    }
+    if (n == 0) {
+      error_ = EIO;  // no progress: do not spin
       return;
     }
     data += n;

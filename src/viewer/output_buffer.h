@@ -1,6 +1,7 @@
 // Buffered standard output for the printers (viewer.md §7.9): one large buffer written with
 // write(2), so huge trees stream out in big chunks without per-line system calls. A write
-// error (a closed pipe) makes every later write a no-op, so the program stops quietly.
+// error makes every later write a no-op; error() keeps its errno, so that the command can
+// report a full disk while a closed pipe (EPIPE) stays quiet.
 #pragma once
 
 #include <algorithm>
@@ -33,7 +34,8 @@ class OutputBuffer {
   void Commit(char* end) { used_ = static_cast<size_t>(end - buffer_.get()); }
 
   void Flush();
-  bool failed() const { return failed_; }
+  bool failed() const { return error_ != 0; }
+  int error() const { return error_; }  // errno of the first failed write, or 0
 
  private:
   void WriteSlow(std::string_view text);
@@ -44,7 +46,7 @@ class OutputBuffer {
   size_t capacity_;
   std::unique_ptr<char[]> buffer_;  // not zero-filled: only written bytes are read
   size_t used_ = 0;
-  bool failed_ = false;
+  int error_ = 0;
 };
 
 }  // namespace proton::viewer

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <cstdlib>
 #include <string_view>
 
@@ -125,6 +126,15 @@ void WriteAll(int fd, std::string_view text) {
   }
 }
 
+// Flushes the output and turns a write error into the command's error (§7.9): a full disk
+// must not end in a truncated file and status 0. A closed pipe (EPIPE) stays quiet.
+Result<int> FinishOutput(OutputBuffer& out) {
+  out.Flush();
+  if (out.error() == 0 || out.error() == EPIPE) return 0;
+  return Status::Error(std::string("cannot write to standard output: ") +
+                       std::strerror(out.error()));
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color,
@@ -133,13 +143,13 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   if (args.help) {
     OutputBuffer out(out_fd);
     out.Write(HelpText());
-    return 0;
+    return FinishOutput(out);
   }
   if (args.list) {
     PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(args.file));
     OutputBuffer out(out_fd);
     PrintMetricList(out, tree);
-    return 0;
+    return FinishOutput(out);
   }
   if (args.metrics.empty()) return 0;  // FILE is not even opened (§2.4)
 
@@ -176,6 +186,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   {
     OutputBuffer out(out_fd);
     PrintAll(out, in, options);
+    if (Result<int> written = FinishOutput(out); !written.ok()) return written;
   }  // flushed here: the gate's lines come after the normal output
   if (!args.has_fail_above) return 0;
   const bool failed = ReportGateFailures(MakeGateInput(*diff, left, *right, args),

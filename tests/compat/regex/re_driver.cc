@@ -10,6 +10,7 @@ int main() {
     size_t sep = line.find('\x1f');
     auto p = proton::viewer::NamePattern::Compile(line.substr(0, sep), "--include");
     if (!p.ok()) { std::cout << "ERR\n"; continue; }
-    std::cout << (p->Matches(line.substr(sep + 1)) ? "1\n" : "0\n");
+    auto m = p->Matches(line.substr(sep + 1));
+    std::cout << (!m.ok() ? "LIMIT\n" : *m ? "1\n" : "0\n");
   }
 }
