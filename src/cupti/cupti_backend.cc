@@ -250,7 +250,7 @@ void CuptiBackend::Flush(bool synchronize) {
   if (!started()) return;
   // No flush while a launch is being sampled: its start/stop range stays whole, and CUPTI's
   // PC sampling and activity flushing never run at the same time.
-  std::unique_lock<std::timed_mutex> quiet;
+  std::unique_lock<std::mutex> quiet;
   if (PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire)) {
     quiet = sampler->Quiesce();
   }

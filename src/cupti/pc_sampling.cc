@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <thread>
 
 #include "cupti/cupti_backend.h"
 #include "cupti/cupti_env.h"
@@ -15,6 +17,20 @@ namespace {
 // A sampled launch in flight normally ends in moments; one that never ends (a hung kernel at
 // exit) must not hang a flush or stop for ever.
 constexpr std::chrono::seconds kQuiesceWait{10};
+
+// `mutex` if it can be had within `wait`, polling: std::timed_mutex's timed lock is
+// pthread_mutex_clocklock, which GCC 12's ThreadSanitizer does not intercept (it then reports
+// every unlock as one of an unlocked mutex), and these waits are rare (stop, flush, context
+// teardown), so a 1 ms poll costs nothing.
+std::unique_lock<std::mutex> LockWithin(std::mutex& mutex, std::chrono::milliseconds wait) {
+  auto deadline = std::chrono::steady_clock::now() + wait;
+  std::unique_lock<std::mutex> lock(mutex, std::try_to_lock);
+  while (!lock.owns_lock() && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    lock.try_lock();
+  }
+  return lock;
+}
 // GetData rounds per launch: each round reads up to kPcsPerRead PCs; the bound only guards
 // against a library that keeps reporting remaining PCs without handing any out.
 constexpr int kMaxDrainRounds = 1 << 16;
@@ -363,7 +379,7 @@ void PcSampler::Disable(ContextState* state) {
 }
 
 void PcSampler::ContextDestroying(CUcontext context) {
-  std::unique_lock<std::timed_mutex> lock(launch_mutex_, kQuiesceWait);
+  std::unique_lock<std::mutex> lock = LockWithin(launch_mutex_, kQuiesceWait);
   if (!lock.owns_lock()) return;
   auto it = contexts_.find(context);
   if (it == contexts_.end()) return;
@@ -371,8 +387,8 @@ void PcSampler::ContextDestroying(CUcontext context) {
   contexts_.erase(it);
 }
 
-std::unique_lock<std::timed_mutex> PcSampler::Quiesce() {
-  std::unique_lock<std::timed_mutex> lock(launch_mutex_, kQuiesceWait);
+std::unique_lock<std::mutex> PcSampler::Quiesce() {
+  std::unique_lock<std::mutex> lock = LockWithin(launch_mutex_, kQuiesceWait);
   if (!lock.owns_lock()) {
     ReportOnce("a sampled launch did not finish within 10 s; flushing without waiting for it");
   }
@@ -380,7 +396,7 @@ std::unique_lock<std::timed_mutex> PcSampler::Quiesce() {
 }
 
 void PcSampler::Shutdown() {
-  std::unique_lock<std::timed_mutex> lock = Quiesce();
+  std::unique_lock<std::mutex> lock = Quiesce();
   if (!lock.owns_lock()) return;  // the launch in flight still uses its context's state
   for (auto& [context, state] : contexts_) Disable(state.get());
   contexts_.clear();

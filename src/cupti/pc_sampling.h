@@ -63,7 +63,7 @@ class PcSampler {
 
   // Waits (bounded) for the sampled launch in flight; the returned lock keeps the next one out
   // while the caller flushes the activity buffers.
-  std::unique_lock<std::timed_mutex> Quiesce();
+  std::unique_lock<std::mutex> Quiesce();
   // Disables sampling in every enabled context and reports what was lost.
   void Shutdown();
 
@@ -93,7 +93,7 @@ class PcSampler {
   const DriverApi* driver_;
   const CuptiApi* cupti_;
   const int exponent_;
-  std::timed_mutex launch_mutex_;  // held from BeforeLaunch to AfterLaunch
+  std::mutex launch_mutex_;  // held from BeforeLaunch to AfterLaunch
   // Guarded by launch_mutex_:
   std::unordered_map<CUcontext, std::unique_ptr<ContextState>> contexts_;
   ContextState* active_ = nullptr;  // the context sampling was started in, if any
