@@ -24,10 +24,9 @@ constexpr std::chrono::seconds kQuiesceWait{10};
 // teardown), so a 1 ms poll costs nothing.
 std::unique_lock<std::mutex> LockWithin(std::mutex& mutex, std::chrono::milliseconds wait) {
   auto deadline = std::chrono::steady_clock::now() + wait;
-  std::unique_lock<std::mutex> lock(mutex, std::try_to_lock);
-  while (!lock.owns_lock() && std::chrono::steady_clock::now() < deadline) {
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  while (!lock.try_lock() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    lock.try_lock();
   }
   return lock;
 }
