@@ -25,6 +25,31 @@ viewer::Prepared* PlainProfile(PyObject* capsule, const char* what) {
   return &state->plain;
 }
 
+// §6 as the command does it, on copies of both profiles showing the labelled columns.
+Result<ViewState> MakeDifference(const viewer::Prepared& left,
+                                 const std::vector<std::string>& left_labels,
+                                 const viewer::Prepared& right,
+                                 const std::vector<std::string>& right_labels) {
+  PROTON_ASSIGN_OR_RETURN(std::vector<viewer::ColumnRef> left_columns,
+                          SelectColumns(left, left_labels));
+  PROTON_ASSIGN_OR_RETURN(std::vector<viewer::ColumnRef> right_columns,
+                          SelectColumns(right, right_labels));
+  if (left_columns.size() != right_columns.size()) {
+    return Status::Error("both profiles need the same number of metrics", ErrorKind::kValue);
+  }
+  viewer::Prepared now{left.tree, std::move(left_columns), left.display_name};
+  viewer::Prepared base{right.tree, std::move(right_columns), right.display_name};
+  PROTON_RETURN_IF_ERROR(viewer::CheckComparable(now, base));
+  viewer::MergeDuplicates(now.tree);
+  viewer::MergeDuplicates(base.tree);
+  ViewState state;
+  state.diff = viewer::BuildDiffUnion(now.tree, base.tree);
+  viewer::FillDiff(*state.diff, now, base, state.diff_input);
+  // The difference keeps its own values; of FILE only the name is needed (for messages).
+  state.plain.display_name = left.display_name;
+  return state;
+}
+
 }  // namespace
 
 PyObject* CheckOptions(PyObject*, PyObject* options_object) {
@@ -85,37 +110,18 @@ PyObject* Diff(PyObject*, PyObject* args) {
                         &right_labels_object)) {
     return nullptr;
   }
-  const viewer::Prepared* left_profile = PlainProfile(left_capsule, "apply_diff_profile");
-  const viewer::Prepared* right_profile = PlainProfile(right_capsule, "apply_diff_profile");
+  const viewer::Prepared* left = PlainProfile(left_capsule, "apply_diff_profile");
+  const viewer::Prepared* right = PlainProfile(right_capsule, "apply_diff_profile");
   std::vector<std::string> left_labels;
   std::vector<std::string> right_labels;
-  if (left_profile == nullptr || right_profile == nullptr ||
+  if (left == nullptr || right == nullptr ||
       !ToStringList(left_labels_object, "metric", &left_labels) ||
       !ToStringList(right_labels_object, "metric", &right_labels)) {
     return nullptr;
   }
-  ViewState state;
-  state.plain = *left_profile;
-  viewer::Prepared right = *right_profile;
-  Result<std::vector<viewer::ColumnRef>> left_columns = SelectColumns(*left_profile, left_labels);
-  if (!left_columns.ok()) return Raise(PyExc_ValueError, left_columns.status());
-  Result<std::vector<viewer::ColumnRef>> right_columns =
-      SelectColumns(*right_profile, right_labels);
-  if (!right_columns.ok()) return Raise(PyExc_ValueError, right_columns.status());
-  state.plain.columns = std::move(left_columns).value();
-  right.columns = std::move(right_columns).value();
-  if (state.plain.columns.size() != right.columns.size()) {
-    PyErr_SetString(PyExc_ValueError, "both profiles need the same number of metrics");
-    return nullptr;
-  }
-  if (Status comparable = viewer::CheckComparable(state.plain, right); !comparable.ok()) {
-    return Raise(PyExc_ValueError, comparable);
-  }
-  viewer::MergeDuplicates(state.plain.tree);
-  viewer::MergeDuplicates(right.tree);
-  state.diff = viewer::BuildDiffUnion(state.plain.tree, right.tree);
-  viewer::FillDiff(*state.diff, state.plain, right, state.diff_input);
-  return WrapState(std::move(state));
+  Result<ViewState> difference = MakeDifference(*left, left_labels, *right, right_labels);
+  if (!difference.ok()) return Raise(PyExc_ValueError, difference.status());
+  return WrapState(std::move(difference).value());
 }
 
 }  // namespace proton::python_viewer

@@ -13,7 +13,8 @@
 namespace proton::python_viewer {
 
 struct ViewState {
-  // The profile, with every column derived so far (derive_metrics appends to columns).
+  // The profile, with every column derived so far (derive_metrics appends to columns). For a
+  // difference only display_name is set: the difference holds its own tree and values.
   viewer::Prepared plain;
   // Set for a difference: the union tree and the printer's view of it (tree pointer unset:
   // it is pointed at diff->tree where used, so that copies stay valid).
