@@ -220,3 +220,19 @@ def test_colour_on_a_terminal_matches_the_command(tmp_path):
     with contextlib.redirect_stdout(out):
         viewer.print_tree(gf, labels)
     assert out.getvalue().encode() == expected
+
+
+def test_difference_dataframe_equals_the_commands_export(tmp_path):
+    left, right = (os.path.join(ROOT, p) for p in DIFF_PAIRS[0])
+    gf, labels = viewer.parse(["time/us", "count"], left)
+    diff = viewer.apply_diff_profile(gf, labels, right, ["time/us", "count"], None, None, None)
+    rows = export_rows(["-m", "time/us,count", "--diff-profile", right, left], tmp_path)
+    df = diff.dataframe
+    assert list(df.columns) == ["name", "depth", "path"] + labels
+    assert [list(p) for p in df["path"]] == [row["path"] for row in rows]
+    for item, label in zip(["time/us", "count"], labels):
+        assert all(same_value(row[item], v) for row, v in zip(rows, df[label])), item
+    with pytest.raises(ValueError, match="not supported on the difference"):
+        viewer.derive_metrics(diff, ["count"])
+    with pytest.raises(ValueError, match="not supported on the difference"):
+        viewer.filter_frames(diff, include="x")
