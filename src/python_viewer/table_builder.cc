@@ -82,21 +82,23 @@ bool AddIdentity(PyObject* table, const viewer::ProfileTree& tree, const std::ve
          AddColumn(table, "path", PathColumn(tree, rows));
 }
 
+// A cell of a column that is not all numbers: strings stay str, numbers stay numbers, and
+// anything else (missing, bool, array, object) is None.
+PyObject* MixedValue(const viewer::RawColumn& raw, NodeId n) {
+  const viewer::ValueType type = raw.type[n];
+  if (type == viewer::ValueType::kString) return Text(raw.str(n));
+  if (type == viewer::ValueType::kInt || type == viewer::ValueType::kDouble) {
+    return PyFloat_FromDouble(raw.own[n]);
+  }
+  Py_RETURN_NONE;
+}
+
 bool AddRawColumns(PyObject* table, const viewer::ProfileTree& tree,
                    const std::vector<NodeId>& rows) {
   for (const viewer::RawColumn& raw : tree.columns()) {
     if (raw.kind == viewer::ColumnKind::kNonNumeric) {
-      // Strings stay str; numbers among them stay numbers; anything else is None.
-      if (!AddColumn(table, raw.key, ListOf(rows, [&](NodeId n) -> PyObject* {
-                       if (raw.type[n] == viewer::ValueType::kString) return Text(raw.str(n));
-                       if (raw.type[n] == viewer::ValueType::kInt ||
-                           raw.type[n] == viewer::ValueType::kDouble) {
-                         return PyFloat_FromDouble(raw.own[n]);
-                       }
-                       Py_RETURN_NONE;
-                     }))) {
-        return false;
-      }
+      auto mixed = [&](NodeId n) { return MixedValue(raw, n); };
+      if (!AddColumn(table, raw.key, ListOf(rows, mixed))) return false;
       continue;
     }
     auto own = [&](NodeId n) { return PyFloat_FromDouble(raw.own[n]); };
