@@ -1,0 +1,111 @@
+"""Command-level checks of proton-viewer's --demangle (viewer.md §11.9) on the bundled
+PyTorch profile.
+
+    demangle_peaks_check.py PROTON_VIEWER
+
+Standard library only. Prints one line per failed check and exits 1 if any failed.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+VIEWER = sys.argv[1]
+HERE = os.path.dirname(os.path.abspath(__file__))
+SHADOW = os.path.join(HERE, "..", "..", "refdata", "gpt2_shadow.hatchet")  # PyTorch GPT-2
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(*args):
+    p = subprocess.run([VIEWER, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def split_rows(out):
+    """[(values, name)] of a plain tree: the name is what follows the tree drawing."""
+    rows = []
+    for line in out.splitlines():
+        m = re.match(r"^((?:[│ ]  |[├└]─ )*)(\S+) (.*)$", line)
+        if m:
+            rows.append((m.group(2), m.group(3)))
+    return rows
+
+
+# ---- --demangle: the golden short names of real kernels ----
+GOLDEN_SHORT = [
+    "at::native::vectorized_elementwise_kernel",
+    "at::native::elementwise_kernel",
+    "at::native::reduce_kernel",
+    "at::native::(anonymous namespace)::vectorized_layer_norm_kernel",
+    "at::native::(anonymous namespace)::multi_tensor_apply_kernel",
+    "(anonymous namespace)::elementwise_kernel_with_index",
+    "cublasLt::splitKreduce_kernel",
+    "cutlass::Kernel2",
+    "fmha_cutlassF_f32_aligned_64x64_rf_sm80",
+]
+GOLDEN_FULL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+               "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, "
+               "std::array<char*, 1ul>)")
+
+rc, plain, _ = run("-m", "time/ns", "-d", "1000", SHADOW)
+rc_full, full, _ = run("-m", "time/ns", "-d", "1000", "--demangle", SHADOW)
+rc_short, short, _ = run("-m", "time/ns", "-d", "1000", "--demangle=short", SHADOW)
+check(rc == rc_full == rc_short == 0, "--demangle runs succeed")
+plain_rows, full_rows, short_rows = split_rows(plain), split_rows(full), split_rows(short)
+check(len(plain_rows) > 40 and len(plain_rows) == len(full_rows) == len(short_rows),
+      "--demangle keeps every row")
+check([v for v, _ in plain_rows] == [v for v, _ in full_rows] == [v for v, _ in short_rows],
+      "--demangle keeps the values and the row order")
+check(any(n.startswith("_Z") for _, n in plain_rows), "the profile has mangled names")
+check(not any(n.startswith("_Z") for _, n in full_rows + short_rows),
+      "every mangled name of the profile is demangled")
+check(GOLDEN_FULL in [n for _, n in full_rows], "full form is libstdc++'s text")
+short_names = {n for _, n in short_rows}
+for name in GOLDEN_SHORT:
+    check(name in short_names, "short form shows " + name)
+check(all("<" not in n and "(int" not in n for n in short_names), "short names carry no arguments")
+for (_, p), (_, s) in zip(plain_rows, short_rows):
+    if not p.startswith("_Z"):
+        check(p == s, "names that are not mangled are kept: " + p)
+
+# --print-sorted, the diff and --export show the same names.
+rc, out, _ = run("-m", "time/ns", "--print-sorted", "--demangle=short", SHADOW)
+sorted_part = out.split("Sorted kernels", 1)[-1]
+check(rc == 0 and "at::native::reduce_kernel" in sorted_part and "_ZN" not in sorted_part,
+      "--print-sorted shows demangled names")
+rc, out, _ = run("-m", "time/ns", "-d", "1000", "--diff-profile", SHADOW, "--demangle=short", SHADOW)
+check(rc == 0 and "cublasLt::splitKreduce_kernel" in out and "_ZN" not in out,
+      "the diff shows demangled names")
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "t.jsonl")
+    rc, _, _ = run("-m", "time/ns", "-d", "1000", "--export", path, "--demangle=short", SHADOW)
+    rows = [json.loads(line) for line in open(path)] if rc == 0 else []
+    check(any(r["name"] == "cutlass::Kernel2" for r in rows), "--export names are demangled")
+    check(not any(p.startswith("_Z") for r in rows for p in r["path"]), "--export paths too")
+
+# -i/-e match the stored name, not the shown one.
+rc, out, _ = run("-m", "time/ns", "-i", "_ZN8cublasLt", "--demangle=short", SHADOW)
+check(rc == 0 and "cublasLt::splitKreduce_kernel" in out, "-i matches the stored (mangled) name")
+rc, out, err = run("-m", "time/ns", "-i", "cublasLt::", "--demangle=short", SHADOW)
+check(rc == 1 and "matches no frame" in err, "-i does not match the shown name")
+rc, out, _ = run("-m", "time/ns", "-e", "_Z", "--demangle", SHADOW)
+check(rc == 0 and "::" not in out, "-e removes by the stored name")
+
+# Usage: full spelling only, a bad value is status 2 with one argparse-style line.
+rc, out, err = run("--demangle=foo", SHADOW)
+check(rc == 2 and err.splitlines()[-1] == "proton-viewer: error: argument --demangle: invalid "
+      "choice: 'foo' (choose from 'full', 'short')", "--demangle=foo is a usage error")
+rc, out, _ = run("-m", "time/ns", "--de", "1", SHADOW)
+check(rc == 0 and len(out.splitlines()) == 2, "--de still means --depth")
+check(run("-l", SHADOW)[1] == run("-l", "--demangle", SHADOW)[1], "-l is unchanged")
+
+print("%d failed" % len(failures))
+sys.exit(1 if failures else 0)
