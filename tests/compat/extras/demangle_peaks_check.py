@@ -1,5 +1,6 @@
 """Command-level checks of proton-viewer's --demangle (viewer.md §11.9) on the bundled
-PyTorch profile.
+PyTorch profile, and of the peak tables (§4.5) on profiles whose device table is edited to
+each supported architecture.
 
     demangle_peaks_check.py PROTON_VIEWER
 
@@ -106,6 +107,67 @@ check(rc == 2 and err.splitlines()[-1] == "proton-viewer: error: argument --dema
 rc, out, _ = run("-m", "time/ns", "--de", "1", SHADOW)
 check(rc == 0 and len(out.splitlines()) == 2, "--de still means --depth")
 check(run("-l", SHADOW)[1] == run("-l", "--demangle", SHADOW)[1], "-l is unchanged")
+
+# ---- peaks: one device of each architecture, one kernel per flops width ----
+# (device type, arch, SMs or CUs, boost clock kHz, per-unit 8-bit FLOPs per clock,
+#  {width: the published dense figure in FLOP/s}), as in §4.5 and its sources.
+ARCHS = [
+    ("CUDA", "70", 80, 1530000, 2048, {16: 125e12}),
+    ("CUDA", "75", 40, 1590000, 2048, {8: 130e12, 16: 65e12}),
+    ("CUDA", "86", 72, 1695000, 2048, {8: 250e12, 16: 125e12, 32: 62.5e12}),
+    ("CUDA", "87", 16, 1300000, 4096, {8: 85e12}),
+    ("CUDA", "100", 148, 1700000, 16384, {}),
+    ("CUDA", "103", 160, 1700000, 16384, {}),
+    ("CUDA", "110", 20, 1570000, 16384, {8: 517.5e12}),
+    ("CUDA", "120", 170, 2407000, 2048, {8: 838e12}),
+    ("CUDA", "121", 48, 2400000, 2048, {}),
+    ("HIP", "gfx90a", 220, 1700000, 1024, {8: 383e12}),
+    ("HIP", "gfx1100", 96, 2500000, 512, {8: 122.8e12}),
+    ("HIP", "gfx1201", 64, 2970000, 2048, {8: 389.3e12}),
+]
+TIME_NS = 1000000  # 1 ms per kernel
+
+
+def profile(device_type, arch, units, clock, flops):
+    kernels = [{"frame": {"name": "k%d" % w, "type": "function"}, "children": [],
+                "metrics": {"count": 1, "device_id": "0", "device_type": device_type,
+                            "time (ns)": TIME_NS, "flops%d" % w: flops[w], "bytes": 1}}
+               for w in (8, 16, 32, 64)]
+    root = {"frame": {"name": "ROOT", "type": "function"}, "children": kernels,
+            "metrics": {"count": 0, "time (ns)": 0, "bytes": 0}}
+    device = {"arch": arch, "bus_width": 256, "clock_rate": clock,
+              "memory_clock_rate": 1000000, "num_sms": units}
+    return [root, {device_type: {"0": device}}]
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    for device_type, arch, units, clock, per_unit, published in ARCHS:
+        peak8 = per_unit * units * clock * 1e3
+        # Each kernel does half of its width's published peak in 1 ms (or half of the
+        # formula's peak where nothing is published), so util reads 0.500 where they agree.
+        target = {w: published.get(w, peak8 / (w / 8)) for w in (8, 16, 32, 64)}
+        flops = {w: 0.5 * target[w] * TIME_NS * 1e-9 for w in target}
+        path = os.path.join(tmp, "%s_%s.json" % (device_type, arch))
+        json.dump(profile(device_type, arch, units, clock, flops), open(path, "w"))
+        rc, out, err = run("-m", "util", path)
+        check(rc == 0, "%s %s: util works (%s)" % (device_type, arch, err.strip()))
+        values = {name: float(v) for v, name in split_rows(out) if name != "ROOT"}
+        for w in (8, 16, 32, 64):
+            expect = flops[w] / (peak8 / (w / 8)) / (TIME_NS * 1e-9)
+            got = values.get("k%d" % w)
+            check(got is not None and abs(got - expect) <= 0.0005 + 1e-12,
+                  "%s %s width %d: util %s, formula %.4f" % (device_type, arch, w, got, expect))
+            if w in published:
+                check(got is not None and abs(got - 0.5) <= 0.005,
+                      "%s %s width %d: %s, published figure gives 0.500" %
+                      (device_type, arch, w, got))
+    for device_type, arch, word in [("CUDA", "61", "CUDA"), ("HIP", "gfx1030", "HIP")]:
+        path = os.path.join(tmp, "unknown.json")
+        json.dump(profile(device_type, arch, 10, 1000000, {8: 1, 16: 1, 32: 1, 64: 1}),
+                  open(path, "w"))
+        rc, _, err = run("-m", "util", path)
+        check(rc == 1 and err.strip() == "proton-viewer: error: Metric util: unsupported %s "
+              "architecture %s" % (word, arch), "%s %s stays unsupported" % (device_type, arch))
 
 print("%d failed" % len(failures))
 sys.exit(1 if failures else 0)
