@@ -92,6 +92,25 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(r["name"] == "cutlass::Kernel2" for r in rows), "--export names are demangled")
     check(not any(p.startswith("_Z") for r in rows for p in r["path"]), "--export paths too")
 
+# The --fail-above lines name the frames as printed: a baseline at half the time fails
+# every frame.
+with tempfile.TemporaryDirectory() as tmp:
+    baseline = json.load(open(SHADOW))
+
+    def halve(node):
+        if "time (ns)" in node.get("metrics", {}):
+            node["metrics"]["time (ns)"] /= 2
+        for child in node.get("children", []):
+            halve(child)
+
+    halve(baseline[0])
+    path = os.path.join(tmp, "baseline.json")
+    json.dump(baseline, open(path, "w"))
+    rc, _, err = run("-m", "time/ns", "--diff-profile", path, "--fail-above", "10",
+                     "--demangle=short", SHADOW)
+    check(rc == 3 and '"cublasLt::splitKreduce_kernel"]' in err and "_ZN" not in err,
+          "--fail-above lines show demangled names")
+
 # -i/-e match the stored name, not the shown one.
 rc, out, _ = run("-m", "time/ns", "-i", "_ZN8cublasLt", "--demangle=short", SHADOW)
 check(rc == 0 and "cublasLt::splitKreduce_kernel" in out, "-i matches the stored (mangled) name")
