@@ -92,6 +92,11 @@ with tempfile.TemporaryDirectory() as tmp:
     check(any(r["name"] == "cutlass::Kernel2" for r in rows), "--export names are demangled")
     check(not any(p.startswith("_Z") for r in rows for p in r["path"]), "--export paths too")
 
+# -f formats the shown name.
+rc, out, _ = run("-m", "time/ns", "-f", "function_line", "--demangle=short", SHADOW)
+check(rc == 0 and "reduce_kernel" in {n for _, n in split_rows(out)},
+      "-f function_line applies to the short name")
+
 # The --fail-above lines name the frames as printed: a baseline at half the time fails
 # every frame.
 with tempfile.TemporaryDirectory() as tmp:
