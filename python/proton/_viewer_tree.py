@@ -1,4 +1,4 @@
-"""The tree object of ``proton.viewer`` ("gf", viewer.md §11.9): a thin handle on the C++
+"""The tree object of ``proton.viewer`` ("gf", viewer.md §11.10): a thin handle on the C++
 viewer's ``ProfileTree`` held by the ``proton._viewer`` extension.
 
 The extension is a module of its own, built only where the viewer is (it needs simdjson and

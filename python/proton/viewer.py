@@ -1,4 +1,4 @@
-"""``proton.viewer``: the viewer as a command and as a Python API (viewer.md §11.9).
+"""``proton.viewer``: the viewer as a command and as a Python API (viewer.md §11.10).
 
 ``python -m proton.viewer [args]`` and ``proton.viewer.main()`` behave like
 ``proton-viewer [args]``. The executable is looked up next to this package's build or install

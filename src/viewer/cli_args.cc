@@ -13,7 +13,7 @@ namespace proton::viewer {
 namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport };
+                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle };
 
 struct OptionString {
   std::string_view text;
@@ -42,10 +42,14 @@ constexpr OptionString kExtensionStrings[] = {
     {"--fail-above", Opt::kFailAbove},
     {"--match", Opt::kMatch},
     {"--export", Opt::kExport},
+    {"--demangle", Opt::kDemangle},
 };
 
+// Whether the option consumes a value (attached or the next argument). --demangle's value
+// is optional and only ever attached ("--demangle=short"), so it never takes FILE (§11.9).
 bool TakesValue(Opt opt) {
-  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted;
+  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted &&
+         opt != Opt::kDemangle;
 }
 
 // The action's name in messages: its option strings joined with '/'.
@@ -64,6 +68,7 @@ std::string_view ActionName(Opt opt) {
     case Opt::kFailAbove: return "--fail-above";
     case Opt::kMatch: return "--match";
     case Opt::kExport: return "--export";
+    case Opt::kDemangle: return "--demangle";
   }
   return "";
 }
@@ -188,6 +193,19 @@ Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
   return Status();
 }
 
+// --demangle's optional value: absent means "full".
+Status TakeDemangle(ViewerArgs& a, const std::string* value) {
+  if (value == nullptr || *value == "full") {
+    a.demangle = DemangleMode::kFull;
+  } else if (*value == "short") {
+    a.demangle = DemangleMode::kShort;
+  } else {
+    return ArgumentError(Opt::kDemangle,
+                         "invalid choice: '" + *value + "' (choose from 'full', 'short')");
+  }
+  return Status();
+}
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -217,6 +235,7 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
       else return ArgumentError(opt, "invalid choice: '" + *value +
                                          "' (choose from 'exact', 'normalized')");
       return Status();
+    case Opt::kDemangle: return TakeDemangle(a, value);
     case Opt::kExport:
       if (!EndsWith(*value, ".csv") && !EndsWith(*value, ".jsonl")) {
         return ArgumentError(opt, "FILE must end in .csv or .jsonl: '" + *value + "'");
@@ -274,6 +293,10 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   std::string option_string(tuple.option_string);
   std::optional<std::string> explicit_arg = std::move(tuple.explicit_arg);
   while (true) {
+    if (opt == Opt::kDemangle) {  // an optional value, attached or absent
+      actions.emplace_back(opt, std::move(explicit_arg));
+      break;
+    }
     if (explicit_arg) {
       if (!TakesValue(opt) && option_string[1] != '-' && !explicit_arg->empty()) {
         // A single-dash flag with text attached: the text is more single-dash options.
@@ -463,7 +486,11 @@ std::string_view HelpText() {
       "                        demangled names without Triton/Inductor numeric and hash\n"
       "                        suffixes\n"
       "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
-      "                        .jsonl): path, name, depth and each -m column, unformatted\n";
+      "                        .jsonl): path, name, depth and each -m column, unformatted\n"
+      "  --demangle[={full,short}]\n"
+      "                        show C++ (Itanium, \"_Z...\") frame names demangled: in full\n"
+      "                        (the default), or short, without template arguments and\n"
+      "                        parameters; -i/-e still match the stored names\n";
   return kHelp;
 }
 

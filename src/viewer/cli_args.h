@@ -17,6 +17,10 @@ enum class NameFormat { kFull, kFileFunctionLine, kFunctionLine, kFileFunction }
 // How --diff-profile pairs frames (§11.7): by stored names, or by normalised names.
 enum class MatchMode { kExact, kNormalized };
 
+// How Itanium C++ frame names are shown (§11.9): as stored, demangled, or demangled and
+// reduced to the qualified base name.
+enum class DemangleMode { kOff, kFull, kShort };
+
 struct ViewerArgs {
   bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
   bool list = false;
@@ -38,6 +42,7 @@ struct ViewerArgs {
   std::string fail_above_text;       // as typed, for the offending-frame lines
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
+  DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
   std::string file;
 };
 

@@ -15,6 +15,7 @@
 #include "format/profile_reader.h"
 #include "util/command_main.h"
 #include "viewer/cli_args.h"
+#include "viewer/demangle.h"
 #include "viewer/export.h"
 #include "viewer/fail_gate.h"
 #include "viewer/filters.h"
@@ -100,6 +101,8 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     in.tree = &left.tree;
     FillPlain(left, in);
   }
+  // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
+  ApplyDemangle(diff ? diff->tree : left.tree, args.demangle);
   // The export is a side output, written before anything is printed so that its errors
   // leave standard output empty (§9).
   if (!args.export_path.empty()) {

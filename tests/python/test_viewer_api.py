@@ -1,4 +1,4 @@
-"""proton.viewer's Python API (viewer.md §11.9) against the proton-viewer command: the same
+"""proton.viewer's Python API (viewer.md §11.10) against the proton-viewer command: the same
 output byte for byte, the same values and the same error lines, on every bundled profile."""
 
 import contextlib

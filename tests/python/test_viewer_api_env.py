@@ -1,4 +1,4 @@
-"""proton.viewer's Python API in its surroundings (viewer.md §11.9): data recorded in memory,
+"""proton.viewer's Python API in its surroundings (viewer.md §11.10): data recorded in memory,
 a missing pandas, a missing extension, and the Triton tutorials' `triton.profiler.viewer`."""
 
 import os

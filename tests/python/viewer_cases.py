@@ -1,5 +1,5 @@
 """Shared pieces of the proton.viewer API tests: the bundled profiles, the command's runs and
-the comparison of an API call with the command line (viewer.md §11.9)."""
+the comparison of an API call with the command line (viewer.md §11.10)."""
 
 import contextlib
 import glob
