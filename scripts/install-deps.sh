@@ -8,6 +8,7 @@ packages=(
   libsimdjson-dev libpcre2-dev libmsgpack-cxx-dev   # viewer: JSON, regex, MessagePack
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
+  chromium chromium-driver python3-selenium         # viewer --html: tests in a headless browser
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0

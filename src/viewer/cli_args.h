@@ -31,13 +31,15 @@ struct ViewerArgs {
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
   std::string diff_profile;          // "" = no diff
-  // Beyond the reference (§11.7, §11.8); matched by their full spelling only.
+  // Beyond the reference (§11.7-§11.9); matched by their full spelling only.
   bool has_fail_above = false;       // --fail-above PCT[,MIN]: the regression gate
   double fail_above_pct = 0.0;       // finite, >= 0
   double fail_above_min = 0.0;       // finite, >= 0
   std::string fail_above_text;       // as typed, for the offending-frame lines
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
+  std::string html_path;             // --html FILE ("" = none): the interactive page (§11.9)
+  std::string speedscope_path;       // --speedscope FILE ("" = none), not with a diff (§11.9)
   std::string file;
 };
 
