@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <unordered_map>
 
 #include "viewer/json_text.h"
 #include "viewer/name_format.h"
@@ -101,18 +102,31 @@ void AppendDevices(std::string& out, const ReportInput& in) {
   out += ']';
 }
 
+// Names are written once each (a table in first-appearance order) and nodes refer to them
+// by index: kernel and Python-frame names repeat, and this halves a large page.
 void AppendNames(std::string& out, const ReportInput& in, const std::vector<NodeId>& order) {
   const ProfileTree& tree = *in.print->tree;
+  std::unordered_map<std::string_view, uint32_t> index_of_name;
+  std::vector<std::string_view> table;
+  AppendArray(out, "name", order, [&](NodeId n) {
+    const auto [it, added] =
+        index_of_name.try_emplace(tree.name(n), static_cast<uint32_t>(table.size()));
+    if (added) table.push_back(tree.name(n));
+    out += std::to_string(it->second);
+  });
   std::string scratch;
   bool formatted_differs = false;
-  AppendArray(out, "name", order, [&](NodeId n) {
-    const std::string_view shown = FormatName(tree.name(n), in.format, scratch);
-    formatted_differs = formatted_differs || shown != tree.name(n);
+  out += ",\"names\":[";
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (i > 0) out += ',';
+    const std::string_view shown = FormatName(table[i], in.format, scratch);
+    formatted_differs = formatted_differs || shown != table[i];
     AppendJsonString(out, shown);
-  });
-  if (formatted_differs) {
-    AppendArray(out, "full", order, [&](NodeId n) { AppendJsonString(out, tree.name(n)); });
   }
+  out += ']';
+  if (!formatted_differs) return;
+  out += ",\"fullNames\":";
+  AppendJsonPath(out, table);
 }
 
 void AppendDiffArrays(std::string& out, const ReportInput& in, const std::vector<NodeId>& order,

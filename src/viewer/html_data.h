@@ -6,13 +6,17 @@
 //    "command":[argv...],"profiles":["FILE","DIFF_PROFILE"],"depthLimit":D,
 //    "columns":[{"item":"time/us","label":"time/us (inc)"},...],
 //    "devices":[{"profile":0,"type":"CUDA","index":"0","arch":"90",...}],
-//    "nodes":{"parent":[-1,0,...],"name":[...],"full":[...],"kind":[0,1,...],
-//             "values":[[...],...],"side":[...],"now":[...],"base":[...],"rowOrder":[...]}}
+//    "nodes":{"size":N,"parent":[-1,0,...],"name":[0,1,1,...],"names":[...],
+//             "fullNames":[...],"kind":[0,1,...],"values":[[...],...],
+//             "side":[...],"now":[...],"base":[...],"rowOrder":[...]}}
 //
-// "full" (stored names) is present only when -f changes some name; "side", "now", "base"
-// and "rowOrder" only in a diff. Numbers are shortest round-trip; NaN is null; infinities
-// are ±1e999 (which JSON.parse reads as ±Infinity). A report over several profiles adds its
-// per-node spread beside "values" without changing anything above.
+// "name" indexes "names", each distinct name once as -f prints it; "fullNames" (the stored
+// names, same indices) is present only when -f changes some name. "kind" is FrameKind;
+// "side" (0 both, 1 only in FILE, 2 only in DIFF_PROFILE), "now" and "base" (each side's
+// first column) and "rowOrder" (--print-sorted's tie order as node numbers) only in a diff. Numbers
+// are shortest round-trip; NaN is null; infinities are ±1e999 (which JSON.parse reads as
+// ±Infinity). A report over several profiles adds its per-node spread beside "values" without
+// changing anything above.
 #pragma once
 
 #include <string>

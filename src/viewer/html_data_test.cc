@@ -49,8 +49,9 @@ TEST(HtmlData, NodesInPrintOrderWithKindsAndNumbers) {
   const std::string json = BuildPageData(f.report);
   EXPECT_TRUE(Contains(json, "\"mode\":\"single\"")) << json;
   EXPECT_TRUE(Contains(json, "\"size\":4,\"parent\":[-1,0,0,2]")) << json;
-  EXPECT_TRUE(Contains(json, "\"name\":[\"ROOT\",\"a\",\"x/b.py:3@f\",\"k\"]")) << json;
-  EXPECT_FALSE(Contains(json, "\"full\":")) << "-f full: the names are the stored names";
+  EXPECT_TRUE(Contains(json, "\"name\":[0,1,2,3],\"names\":[\"ROOT\",\"a\",\"x/b.py:3@f\",\"k\"]"))
+      << json;
+  EXPECT_FALSE(Contains(json, "\"fullNames\":")) << "-f full: the names are the stored names";
   EXPECT_TRUE(Contains(json, "\"kind\":[0,3,2,3]")) << json;
   EXPECT_TRUE(Contains(json, "\"values\":[[7,4,3,2],[null,-2,0.5,1e999]]")) << json;
   EXPECT_TRUE(Contains(json, "\"columns\":[{\"item\":\"count\",\"label\":\"count (inc)\"},"))
@@ -63,12 +64,19 @@ TEST(HtmlData, NodesInPrintOrderWithKindsAndNumbers) {
   EXPECT_FALSE(Contains(json, "\"side\":"));
 }
 
+TEST(HtmlData, EachNameIsWrittenOnce) {
+  Fixture f("k");  // ROOT -> {k, x/b.py:3@f -> {k}} in print order
+  const std::string json = BuildPageData(f.report);
+  EXPECT_TRUE(Contains(json, "\"name\":[0,1,2,1],\"names\":[\"ROOT\",\"k\",\"x/b.py:3@f\"]"))
+      << json;
+}
+
 TEST(HtmlData, FormattedNamesKeepTheStoredOnes) {
   Fixture f;
   f.report.format = NameFormat::kFileFunctionLine;
   const std::string json = BuildPageData(f.report);
-  EXPECT_TRUE(Contains(json, "\"name\":[\"ROOT\",\"a\",\"b.py:3@f\",\"k\"]")) << json;
-  EXPECT_TRUE(Contains(json, "\"full\":[\"ROOT\",\"a\",\"x/b.py:3@f\",\"k\"]")) << json;
+  EXPECT_TRUE(Contains(json, "\"names\":[\"ROOT\",\"a\",\"b.py:3@f\",\"k\"]")) << json;
+  EXPECT_TRUE(Contains(json, "\"fullNames\":[\"ROOT\",\"a\",\"x/b.py:3@f\",\"k\"]")) << json;
 }
 
 TEST(HtmlData, DiffArrays) {

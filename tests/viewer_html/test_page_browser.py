@@ -46,8 +46,10 @@ def open_page(browser, path, screenshot):
 def page_state(browser):
     return browser.execute_script("""
         const r = protonReport;
+        const nodes = Object.assign({}, r.data.nodes);
+        nodes.name = nodes.name.map(k => nodes.names[k]);
         return {frames: r.frames.map(f => [f.id, f.x, f.w, f.row]), width: r.canvasWidth,
-                depth: r.data.depthLimit, nodes: r.data.nodes};""")
+                depth: r.data.depthLimit, nodes};""")
 
 
 def page_depths(nodes):
@@ -156,7 +158,7 @@ def test_hover_zoom_and_breadcrumb(browser, tmp_path):
     target = browser.execute_script("""
         const fs = protonReport.frames.filter(f => f.row === 1);
         return fs.reduce((a, b) => (b.w > a.w ? b : a)).id;""")
-    name = browser.execute_script("return protonReport.data.nodes.name[arguments[0]]", target)
+    name = browser.execute_script("return protonReport.nameOf(arguments[0])", target)
     x, y = frame_centre(browser, target)
     canvas = browser.find_element(By.ID, "flame")
     ActionChains(browser).move_to_element_with_offset(
@@ -186,12 +188,13 @@ def test_search_highlights_and_reports_share(browser, tmp_path):
     share = browser.execute_script("return protonReport.state.share")
     expected = browser.execute_script("""
         const n = protonReport.data.nodes, v = n.values[0], re = /vectorized_(elementwise|gather)/;
+        const name = n.name.map(k => n.names[k]);
         let count = 0, covered = 0;
         const under = new Set();
         for (let i = 0; i < n.size; i++) {
           const inside = n.parent[i] >= 0 && under.has(n.parent[i]);
           if (inside) under.add(i);
-          if (re.test(n.name[i])) { count++; if (!inside) { covered += v[i]; under.add(i); } }
+          if (re.test(name[i])) { count++; if (!inside) { covered += v[i]; under.add(i); } }
         }
         return [count, covered / v[0]];""")
     assert expected[0] > 0
@@ -206,7 +209,7 @@ def test_search_highlights_and_reports_share(browser, tmp_path):
 
 def table_names(browser):
     return browser.execute_script(
-        "return protonReport.state.tableRows.map(i => protonReport.data.nodes.name[i])")
+        "return protonReport.state.tableRows.map(i => protonReport.nameOf(i))")
 
 
 def test_table_is_print_sorted_and_sortable(browser, tmp_path):
