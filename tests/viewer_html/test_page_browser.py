@@ -43,6 +43,15 @@ def open_page(browser, path, screenshot):
     browser.save_screenshot(str(ARTIFACTS / screenshot))
 
 
+def test_console_errors_are_seen(browser, tmp_path):
+    """The console check of open_page can fail: a page that throws is reported."""
+    page = tmp_path / "throws.html"
+    page.write_text("<!DOCTYPE html><script>throw new Error('deliberate')</script>")
+    browser.get(page.resolve().as_uri())
+    messages = [e["message"] for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert any("deliberate" in m for m in messages)
+
+
 def page_state(browser):
     return browser.execute_script("""
         const r = protonReport;
@@ -94,6 +103,22 @@ def check_drawn_frames(state, printed, weights):
         assert drawn[i][2] == pytest.approx(span[i], abs=0.01)
         assert drawn[i][3] == depths[i]
     return drawn
+
+
+@pytest.mark.parametrize("shape", [
+    ["-f", "function_line", "-d", "9", "-e", ".*44@main"],
+    ["-i", ".*add", "-t", "5"],
+])
+def test_options_shape_the_graph_as_the_tree(browser, tmp_path, shape):
+    page = tmp_path / "shaped.html"
+    args = ["-m", "time/us", *shape, REFDATA / "ref_python.hatchet"]
+    printed = printed_tree(run_viewer(*args, "--html", page).stdout)
+    open_page(browser, page, "shaped_%s.png" % shape[0].strip("-"))
+    state = page_state(browser)
+    weights = [max(v or 0, 0) for v in state["nodes"]["values"][0]]
+    unshaped = printed_tree(run_viewer("-m", "time/us", REFDATA / "ref_python.hatchet").stdout)
+    assert len(printed) < len(unshaped)
+    check_drawn_frames(state, printed, weights)
 
 
 def test_single_profile_draws_the_printed_tree(browser, tmp_path):
