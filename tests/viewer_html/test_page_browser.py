@@ -133,6 +133,15 @@ def test_single_profile_draws_the_printed_tree(browser, tmp_path):
     assert title == f"proton-viewer: {REFDATA / 'gpt2_shadow.hatchet'}"  # the path as given
     command = browser.find_element(By.ID, "command").text
     assert command.startswith("proton-viewer -m time/us --html ")
+    # The device table is the profile's (element 1 of the JSON document).
+    devices = json.loads((REFDATA / "gpt2_shadow.hatchet").read_text())[1]
+    expected = [[str(REFDATA / "gpt2_shadow.hatchet"), kind, index, str(info["arch"]),
+                 *(str(info[f]) for f in ("bus_width", "clock_rate", "memory_clock_rate",
+                                          "num_sms"))]
+                for kind, table in devices.items() for index, info in table.items()]
+    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in browser.find_elements(By.CSS_SELECTOR, "#devices tbody tr")]
+    assert rows == expected
 
 
 def side_values(path, metric):
