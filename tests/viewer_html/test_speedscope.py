@@ -1,13 +1,16 @@
-"""--speedscope (viewer.md §11.9): the fields speedscope's schema requires, and weights that
-add up to the printed tree's values."""
+"""--speedscope (viewer.md §11.9): files valid against speedscope's own schema, with the
+fields it requires, and weights that add up to the printed tree's values."""
 import json
 import math
+from pathlib import Path
 
+import jsonschema
 import pytest
 
 from report_helpers import REFDATA, printed_tree, run_viewer
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
+SCHEMA_FILE = Path(__file__).with_name("speedscope") / "file-format-schema.json"
 
 
 def speedscope(tmp_path, *args):
@@ -17,6 +20,7 @@ def speedscope(tmp_path, *args):
 
 
 def check_schema(doc):
+    jsonschema.validate(doc, json.loads(SCHEMA_FILE.read_text()))
     # Required by the schema: $schema, shared.frames[].name, and per sampled profile type,
     # name, unit, startValue, endValue, samples, weights.
     assert doc["$schema"] == SCHEMA
@@ -66,3 +70,11 @@ def test_depth_and_filters_shape_the_samples(tmp_path):
     assert max(len(s) for s in p["samples"]) == 2
     assert not any("matmul" in f["name"] for f in frames)
     assert p["endValue"] == pytest.approx(tree[0]["value"], abs=6e-4)
+
+
+def test_the_schema_check_can_fail():
+    doc = {"$schema": SCHEMA, "shared": {"frames": [{"name": "ROOT"}]},
+           "profiles": [{"type": "sampled", "name": "x", "unit": "parsecs", "startValue": 0,
+                         "endValue": 1, "samples": [[0]], "weights": [1]}]}
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(doc, json.loads(SCHEMA_FILE.read_text()))
