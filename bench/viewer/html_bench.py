@@ -2,14 +2,15 @@
 """The --html page on large profiles (viewer.md §11.9): page size per node, the viewer's time
 to write it, and the time until the page is interactive in headless Chromium (Selenium).
 
-  html_bench.py VIEWER PROFILE [PROFILE...]      (profiles from gen_profile.py)
+  html_bench.py [--metrics M] [--depth D] VIEWER PROFILE [PROFILE...]
+                                           (profiles from gen_profile.py)
 
 "ready" is performance.now() when the page's script has drawn the graph and the table
 (measured from navigation start, so it includes reading and parsing the file).
 """
+import argparse
 import os
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -27,7 +28,7 @@ def browser():
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def main(viewer, profiles):
+def main(viewer, profiles, metrics, depth):
     driver = browser()
     driver.set_page_load_timeout(600)
     driver.set_script_timeout(600)
@@ -36,7 +37,7 @@ def main(viewer, profiles):
             for profile in profiles:
                 page = os.path.join(tmp, "page.html")
                 start = time.monotonic()
-                subprocess.run([viewer, "-m", "time/us,flops16", "--html", page, profile],
+                subprocess.run([viewer, "-m", metrics, "-d", str(depth), "--html", page, profile],
                                check=True, stdout=subprocess.DEVNULL)
                 write_s = time.monotonic() - start
                 size = os.path.getsize(page)
@@ -57,6 +58,10 @@ def main(viewer, profiles):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
-        sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2:])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--metrics", default="time/us,flops16")
+    ap.add_argument("--depth", type=int, default=100)
+    ap.add_argument("viewer")
+    ap.add_argument("profiles", nargs="+")
+    args = ap.parse_args()
+    main(args.viewer, args.profiles, args.metrics, args.depth)
