@@ -44,7 +44,8 @@ def main(viewer, profiles, metrics, depth):
                 driver.get("file://" + page)
                 ready, nodes, drawn, timings = driver.execute_script(
                     "const r = window.protonReport;"
-                    "return [r.state.readyMs, r.data.nodes.size, r.frames.length, r.state.timings];")
+                    "return [r.state.readyMs, r.data.nodes.size, r.frames.length,"
+                    " r.state.timings];")
                 start = time.monotonic()
                 driver.execute_script("protonReport.search('forward'); protonReport.zoomTo(1);")
                 action_ms = 1000 * (time.monotonic() - start)

@@ -79,7 +79,10 @@ function finiteRange(column) {
   let min = Infinity, max = -Infinity;
   for (let i = 1; i < column.length; i++) {
     const v = column[i];
-    if (typeof v === 'number' && Number.isFinite(v)) { min = Math.min(min, v); max = Math.max(max, v); }
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
   }
   return min <= max ? { min, max } : null;
 }
@@ -159,7 +162,8 @@ function drawFrame(ctx, f, charWidth) {
   const fits = Math.floor((f.w - 6) / charWidth);
   if (fits >= 3) {
     ctx.fillStyle = '#111';
-    ctx.fillText(label.length <= fits ? label : label.slice(0, fits - 1) + '\u2026', f.x + 3, f.y + 13);
+    const text = label.length <= fits ? label : label.slice(0, fits - 1) + '\u2026';
+    ctx.fillText(text, f.x + 3, f.y + 13);
   }
   ctx.globalAlpha = 1;
 }
@@ -327,7 +331,9 @@ function firstRows(compare, k) {
   for (const id of tableIds) {
     if (heap.length < k) {
       heap.push(id);
-      for (let c = heap.length - 1; c > 0 && worse(c, (c - 1) >> 1); c = (c - 1) >> 1) swap(c, (c - 1) >> 1);
+      for (let c = heap.length - 1; c > 0 && worse(c, (c - 1) >> 1); c = (c - 1) >> 1) {
+        swap(c, (c - 1) >> 1);
+      }
     } else if (compare(id, heap[0]) < 0) {
       heap[0] = id;
       for (let p = 0; ;) {
@@ -350,7 +356,9 @@ function tableHeader() {
     const arrow = k === state.sortColumn ? (state.sortDescending ? ' \u25bc' : ' \u25b2') : '';
     th.textContent = text + arrow;
     th.dataset.column = String(k);
-    th.addEventListener('click', () => sortBy(k, k === state.sortColumn ? !state.sortDescending : k !== 0));
+    // A second click reverses; a new column starts descending (names: ascending).
+    const descending = () => (k === state.sortColumn ? !state.sortDescending : k !== 0);
+    th.addEventListener('click', () => sortBy(k, descending()));
     row.appendChild(th);
   });
   table.tHead.textContent = '';
@@ -388,7 +396,9 @@ function showFrame(id) {
   let shown = id;
   while (depth[shown] >= data.depthLimit && parent[shown] >= 0) shown = parent[shown];
   state.selected = id;
-  for (const tr of table.tBodies[0].rows) tr.classList.toggle('selected', tr.dataset.node === String(id));
+  for (const tr of table.tBodies[0].rows) {
+    tr.classList.toggle('selected', tr.dataset.node === String(id));
+  }
   zoomTo(shown);
   graph.scrollIntoView({ block: 'nearest' });
 }
@@ -433,7 +443,8 @@ function tableRow(tag, texts) {
   return tr;
 }
 function buildDevices() {
-  const fields = ['type', 'index', 'arch', 'bus_width', 'clock_rate', 'memory_clock_rate', 'num_sms'];
+  const fields = ['type', 'index', 'arch', 'bus_width', 'clock_rate', 'memory_clock_rate',
+                  'num_sms'];
   const devices = document.getElementById('devices');
   devices.tHead.appendChild(tableRow('th', ['profile'].concat(fields)));
   for (const d of data.devices) {
