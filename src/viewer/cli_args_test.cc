@@ -276,6 +276,9 @@ TEST(CliArgs, HtmlAndSpeedscope) {
             "--speedscope cannot be combined with --diff-profile");
   EXPECT_EQ(Error({"-m", "t", "--html=", "f"}), "argument --html: FILE must not be empty");
   EXPECT_EQ(Error({"-m", "t", "--html"}), "argument --html: expected one argument");
+  const std::string help(HelpText());
+  EXPECT_NE(help.find("\n  --html FILE "), std::string::npos);
+  EXPECT_NE(help.find("\n  --speedscope FILE "), std::string::npos);
 }
 
 }  // namespace
