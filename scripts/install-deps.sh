@@ -9,6 +9,8 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
   python3-pandas                                    # tests of gf.dataframe (proton.viewer)
+  chromium chromium-driver python3-selenium         # viewer --html: tests in a headless browser
+  python3-jsonschema                                # viewer --speedscope: files checked against the schema
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0

@@ -13,7 +13,8 @@ namespace proton::viewer {
 namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle };
+                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle, kHtml,
+                 kSpeedscope };
 
 struct OptionString {
   std::string_view text;
@@ -35,7 +36,7 @@ constexpr OptionString kOptionStrings[] = {
     {"--diff-profile", Opt::kDiffProfile}, {"-diff", Opt::kDiffProfile},
 };
 
-// Our own options (§11.7, §11.8). They are found only by their full spelling (or with
+// Our own options (§11.7-§11.11). They are found only by their full spelling (or with
 // "=VALUE"), never as prefixes, so that every abbreviation the reference accepts (--m, --de,
 // --ex, --f, ...) keeps its meaning (§11.6).
 constexpr OptionString kExtensionStrings[] = {
@@ -43,6 +44,8 @@ constexpr OptionString kExtensionStrings[] = {
     {"--match", Opt::kMatch},
     {"--export", Opt::kExport},
     {"--demangle", Opt::kDemangle},
+    {"--html", Opt::kHtml},
+    {"--speedscope", Opt::kSpeedscope},
 };
 
 // Whether the option consumes a value (attached or the next argument). --demangle's value
@@ -69,6 +72,8 @@ std::string_view ActionName(Opt opt) {
     case Opt::kMatch: return "--match";
     case Opt::kExport: return "--export";
     case Opt::kDemangle: return "--demangle";
+    case Opt::kHtml: return "--html";
+    case Opt::kSpeedscope: return "--speedscope";
   }
   return "";
 }
@@ -242,6 +247,11 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
       }
       a.export_path = *value;
       return Status();
+    case Opt::kHtml:
+    case Opt::kSpeedscope:
+      if (value->empty()) return ArgumentError(opt, "FILE must not be empty");
+      (opt == Opt::kHtml ? a.html_path : a.speedscope_path) = *value;
+      return Status();
     case Opt::kThreshold: {
       std::optional<double> v = ParsePyFloat(*value);
       if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
@@ -392,6 +402,16 @@ Status CheckAfterScan(ScanState& st) {
   if (a.metrics.empty() && !a.export_path.empty()) {
     return Status::UsageError("--export needs a metric (-m)");
   }
+  if (a.metrics.empty() && !a.html_path.empty()) {
+    return Status::UsageError("--html needs a metric (-m)");
+  }
+  if (a.metrics.empty() && !a.speedscope_path.empty()) {
+    return Status::UsageError("--speedscope needs a metric (-m)");
+  }
+  // speedscope has no notion of a difference (negative weights); --html draws diffs.
+  if (!a.speedscope_path.empty() && !a.diff_profile.empty()) {
+    return Status::UsageError("--speedscope cannot be combined with --diff-profile");
+  }
   return Status();
 }
 
@@ -490,7 +510,11 @@ std::string_view HelpText() {
       "  --demangle[={full,short}]\n"
       "                        show C++ (Itanium, \"_Z...\") frame names demangled: in full\n"
       "                        (the default), or short, without template arguments and\n"
-      "                        parameters; -i/-e still match the stored names\n";
+      "                        parameters; -i/-e still match the stored names\n"
+      "  --html FILE           also write an interactive page to FILE: flame graph of the\n"
+      "                        printed tree, sortable frame table, devices (offline, one file)\n"
+      "  --speedscope FILE     also write the printed tree to FILE in speedscope's format,\n"
+      "                        weighted by the first -m column (not with --diff-profile)\n";
   return kHelp;
 }
 

@@ -35,7 +35,7 @@ struct ViewerArgs {
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
   std::string diff_profile;          // "" = no diff
-  // Beyond the reference (§11.7, §11.8); matched by their full spelling only.
+  // Beyond the reference (§11.7-§11.11); matched by their full spelling only.
   bool has_fail_above = false;       // --fail-above PCT[,MIN]: the regression gate
   double fail_above_pct = 0.0;       // finite, >= 0
   double fail_above_min = 0.0;       // finite, >= 0
@@ -43,6 +43,8 @@ struct ViewerArgs {
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
   DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
+  std::string html_path;             // --html FILE ("" = none): the interactive page (§11.11)
+  std::string speedscope_path;       // --speedscope FILE ("" = none), not with a diff (§11.11)
   std::string file;
 };
 

@@ -277,3 +277,29 @@ TEST(CliArgs, Demangle) {
 
 }  // namespace
 }  // namespace proton::viewer
+
+namespace proton::viewer {
+namespace {
+
+// --html and --speedscope (§11.11): full spellings only; `--h` stays --help.
+TEST(CliArgs, HtmlAndSpeedscope) {
+  ViewerArgs a = Parse({"-m", "time/us", "--html", "p.html", "--speedscope=p.json", "f"});
+  EXPECT_EQ(a.html_path, "p.html");
+  EXPECT_EQ(a.speedscope_path, "p.json");
+  EXPECT_EQ(Parse({"-m", "t", "--html=d.html", "-diff", "o", "f"}).html_path, "d.html");
+  EXPECT_TRUE(Parse({"--h", "f"}).help);
+  EXPECT_EQ(Error({"--ht", "x", "-m", "t", "f"}), "unrecognized arguments: --ht");
+  EXPECT_EQ(Error({"--speed", "x", "-m", "t", "f"}), "unrecognized arguments: --speed");
+  EXPECT_EQ(Error({"--html", "p.html", "f"}), "--html needs a metric (-m)");
+  EXPECT_EQ(Error({"--speedscope", "p.json", "f"}), "--speedscope needs a metric (-m)");
+  EXPECT_EQ(Error({"-m", "t", "--speedscope", "p.json", "-diff", "o", "f"}),
+            "--speedscope cannot be combined with --diff-profile");
+  EXPECT_EQ(Error({"-m", "t", "--html=", "f"}), "argument --html: FILE must not be empty");
+  EXPECT_EQ(Error({"-m", "t", "--html"}), "argument --html: expected one argument");
+  const std::string help(HelpText());
+  EXPECT_NE(help.find("\n  --html FILE "), std::string::npos);
+  EXPECT_NE(help.find("\n  --speedscope FILE "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace proton::viewer

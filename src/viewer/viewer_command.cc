@@ -19,10 +19,12 @@
 #include "viewer/export.h"
 #include "viewer/fail_gate.h"
 #include "viewer/filters.h"
+#include "viewer/html_report.h"
 #include "viewer/metrics.h"
 #include "viewer/name_normalize.h"
 #include "viewer/printers.h"
 #include "viewer/view_input.h"
+#include "viewer/speedscope.h"
 
 namespace proton::viewer {
 namespace {
@@ -43,6 +45,50 @@ GateInput MakeGateInput(const DiffUnion& u, const Prepared& left, const Prepared
   g.min = args.fail_above_min;
   g.spec = args.fail_above_text;
   return g;
+}
+
+// What --html and --speedscope draw: the printer's input plus what the terminal leaves out.
+ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
+                            const std::vector<std::string>& argv, const Prepared& left,
+                            const Prepared* right, const DiffUnion* diff) {
+  ReportInput r;
+  r.print = &in;
+  r.items = args.metrics;
+  r.depth = args.depth;
+  r.format = args.format;
+  r.command.push_back("proton-viewer");
+  r.command.insert(r.command.end(), argv.begin(), argv.end());
+  r.profiles.push_back({left.display_name, &left.tree.devices()});
+  if (right == nullptr) return r;
+  r.profiles.push_back({right->display_name, &right->tree.devices()});
+  r.now.assign(diff->tree.size(), kMissing);
+  r.base.assign(diff->tree.size(), kMissing);
+  for (NodeId id = 0; id < diff->tree.size(); ++id) {
+    if (diff->left[id] != kNoNode) r.now[id] = left.columns[0].Value(left.tree, diff->left[id]);
+    if (diff->right[id] != kNoNode) {
+      r.base[id] = right->columns[0].Value(right->tree, diff->right[id]);
+    }
+  }
+  return r;
+}
+
+// The side outputs, written before anything is printed so that their errors leave standard
+// output empty (§9).
+Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
+                        const std::vector<std::string>& argv, const Prepared& left,
+                        const std::optional<Prepared>& right,
+                        const std::optional<DiffUnion>& diff) {
+  if (!args.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(ExportTable(args.export_path, in, args.metrics, args.depth));
+  }
+  if (args.html_path.empty() && args.speedscope_path.empty()) return Status();
+  const ReportInput report = MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
+                                             diff ? &*diff : nullptr);
+  if (!args.html_path.empty()) PROTON_RETURN_IF_ERROR(WriteHtmlReport(args.html_path, report));
+  if (!args.speedscope_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSpeedscope(args.speedscope_path, report));
+  }
+  return Status();
 }
 
 void WriteAll(int fd, std::string_view text) {
@@ -103,11 +149,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   }
   // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
   ApplyDemangle(diff ? diff->tree : left.tree, args.demangle);
-  // The export is a side output, written before anything is printed so that its errors
-  // leave standard output empty (§9).
-  if (!args.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(ExportTable(args.export_path, in, args.metrics, args.depth));
-  }
+  PROTON_RETURN_IF_ERROR(WriteSideOutputs(in, args, argv, left, right, diff));
   PrintOptions options;
   options.depth = args.depth;
   options.format = args.format;

@@ -1,0 +1,33 @@
+// What the side outputs that draw the printed tree (--html, --speedscope; viewer.md §11.11)
+// read: the printer's own input, so that they show exactly what the terminal shows, plus the
+// context the terminal does not print (command line, devices, both sides of a diff).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "viewer/cli_args.h"
+#include "viewer/printers.h"
+
+namespace proton::viewer {
+
+struct ReportProfile {
+  std::string name;  // as in messages ('<stdin>' for '-')
+  const DeviceTable* devices = nullptr;
+};
+
+struct ReportInput {
+  const PrintInput* print = nullptr;
+  std::vector<std::string> items;  // the -m items as typed, one per column
+  int64_t depth = 100;             // -d: the graph draws what the tree prints
+  NameFormat format = NameFormat::kFull;
+  std::vector<std::string> command;     // argv, program name first
+  std::vector<ReportProfile> profiles;  // FILE, then DIFF_PROFILE when diffing
+  // Diff only: each side's first column per node of print->tree (NaN where the side lacks
+  // the node), so that frames have a width and their hover shows both values.
+  std::vector<double> now;
+  std::vector<double> base;
+};
+
+}  // namespace proton::viewer

@@ -1,0 +1,55 @@
+"""--html/--speedscope on bad input (viewer.md §11.11, §9): the terminal's error, one line,
+and no file written; an unwritable path is one line and status 1."""
+import pytest
+
+from report_helpers import REFDATA, run_viewer
+
+GOOD = REFDATA / "ref_shadow.hatchet"
+
+
+@pytest.mark.parametrize("option", ["--html", "--speedscope"])
+@pytest.mark.parametrize("args,status", [
+    (["-m", "nosuchmetric", GOOD], 1),
+    (["-m", "time/us", "missing.hatchet"], 1),
+    (["-m", "time/us", "-i", "(", GOOD], 1),
+    (["-m", "time/us", "-t", "1e30", GOOD], 1),
+    (["-m", "time/us", "-d", "x", GOOD], 2),
+])
+def test_same_error_as_the_terminal_and_no_file(tmp_path, option, args, status):
+    out = tmp_path / "out"
+    plain = run_viewer(*args, check=False)
+    with_file = run_viewer(*args, option, out, check=False)
+    assert plain.returncode == status, plain.stderr
+    assert with_file.returncode == status
+    assert with_file.stderr == plain.stderr
+    assert with_file.stdout == "" and not out.exists()
+
+
+@pytest.mark.parametrize("option", ["--html", "--speedscope"])
+def test_unwritable_path_is_one_line(tmp_path, option):
+    target = tmp_path / "no" / "such" / "dir" / "out"
+    result = run_viewer("-m", "time/us", option, target, GOOD, check=False)
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr == (f"proton-viewer: error: cannot write '{target}': "
+                             "No such file or directory\n")
+
+
+def test_usage_errors():
+    for args, message in [
+        (["--html", "x.html", GOOD], "--html needs a metric (-m)"),
+        (["-m", "time/us", "--speedscope", "x.json", "-diff", GOOD, GOOD],
+         "--speedscope cannot be combined with --diff-profile"),
+        (["-m", "time/us", "--htm", "x.html", GOOD], "unrecognized arguments: --htm"),
+    ]:
+        result = run_viewer(*args, check=False)
+        assert result.returncode == 2
+        assert result.stderr.splitlines()[-1] == "proton-viewer: error: " + message
+
+
+def test_terminal_output_is_unchanged(tmp_path):
+    plain = run_viewer("-m", "time/us,count", "--print-sorted", GOOD)
+    both = run_viewer("-m", "time/us,count", "--print-sorted", GOOD, "--html",
+                      tmp_path / "p.html", "--speedscope", tmp_path / "p.json")
+    assert both.stdout == plain.stdout
+    assert (tmp_path / "p.html").stat().st_size > 0
