@@ -4,6 +4,7 @@
 // consumed left to right by consume_optional, converting values as each option is taken.
 #include "viewer/cli_args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -13,7 +14,7 @@ namespace proton::viewer {
 namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport };
+                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kMerge };
 
 struct OptionString {
   std::string_view text;
@@ -42,10 +43,14 @@ constexpr OptionString kExtensionStrings[] = {
     {"--fail-above", Opt::kFailAbove},
     {"--match", Opt::kMatch},
     {"--export", Opt::kExport},
+    {"--merge", Opt::kMerge},
 };
 
+// --merge's value is optional and only given as "--merge=VALUE": a bare --merge must not
+// take the next argument, which is a FILE.
 bool TakesValue(Opt opt) {
-  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted;
+  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted &&
+         opt != Opt::kMerge;
 }
 
 // The action's name in messages: its option strings joined with '/'.
@@ -64,6 +69,7 @@ std::string_view ActionName(Opt opt) {
     case Opt::kFailAbove: return "--fail-above";
     case Opt::kMatch: return "--match";
     case Opt::kExport: return "--export";
+    case Opt::kMerge: return "--merge";
   }
   return "";
 }
@@ -223,6 +229,12 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
       }
       a.export_path = *value;
       return Status();
+    case Opt::kMerge:
+      if (value == nullptr || *value == "stats") a.merge = MergeMode::kStats;
+      else if (*value == "sum") a.merge = MergeMode::kSum;
+      else return ArgumentError(opt, "invalid choice: '" + *value +
+                                         "' (choose from 'stats', 'sum')");
+      return Status();
     case Opt::kThreshold: {
       std::optional<double> v = ParsePyFloat(*value);
       if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
@@ -287,7 +299,7 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
         opt = o->opt;
         option_string = next;
         if (rest.empty()) explicit_arg.reset(); else explicit_arg = std::move(rest);
-      } else if (TakesValue(opt)) {
+      } else if (TakesValue(opt) || opt == Opt::kMerge) {
         actions.emplace_back(opt, std::move(explicit_arg));
         break;
       } else {
@@ -313,6 +325,19 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   return stop;
 }
 
+// --merge's combinations (§11.9): it reads FILEs only, and standard input at most once.
+Status CheckMerge(const ViewerArgs& a) {
+  if (a.merge == MergeMode::kNone) return Status();
+  if (a.list) return Status::UsageError("--merge cannot be used with -l/--list");
+  if (!a.diff_profile.empty()) {
+    return Status::UsageError("--merge cannot be used with --diff-profile");
+  }
+  if (std::count(a.files.begin(), a.files.end(), "-") > 1) {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
 Status CheckAfterScan(ScanState& st) {
   ViewerArgs& a = st.args;
   if (!st.unknown.empty()) {
@@ -324,11 +349,13 @@ Status CheckAfterScan(ScanState& st) {
     return Status::UsageError("unrecognized arguments: " + list);
   }
   if (st.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (st.positionals.size() > 1) {
+  if (st.positionals.size() > 1 && a.merge == MergeMode::kNone) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(st.positionals.size()) + ")");
   }
   a.file = st.positionals[0];
+  a.files = st.positionals;
+  PROTON_RETURN_IF_ERROR(CheckMerge(a));
   if (!a.include.empty() && !a.exclude.empty()) {
     return Status::UsageError("Cannot specify both include and exclude");
   }
@@ -463,7 +490,14 @@ std::string_view HelpText() {
       "                        demangled names without Triton/Inductor numeric and hash\n"
       "                        suffixes\n"
       "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
-      "                        .jsonl): path, name, depth and each -m column, unformatted\n";
+      "                        .jsonl): path, name, depth and each -m column, unformatted\n"
+      "  --merge[=stats|sum]   read every FILE (one per rank, or the part files of one run)\n"
+      "                        into one tree. stats (default): per frame and -m column\n"
+      "                        the median, min, mean, max, imbalance (max/mean) and argmax\n"
+      "                        (index of the FILE holding the max) over the FILEs holding\n"
+      "                        the frame, then their count; the first column's median\n"
+      "                        drives -t, the colours and --print-sorted. sum: the FILEs\n"
+      "                        added up, shown as one profile\n";
   return kHelp;
 }
 

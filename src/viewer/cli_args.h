@@ -17,6 +17,9 @@ enum class NameFormat { kFull, kFileFunctionLine, kFunctionLine, kFileFunction }
 // How --diff-profile pairs frames (§11.7): by stored names, or by normalised names.
 enum class MatchMode { kExact, kNormalized };
 
+// --merge over several FILEs (§11.9): none, per-node statistics, or the sum.
+enum class MergeMode { kNone, kStats, kSum };
+
 struct ViewerArgs {
   bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
   bool list = false;
@@ -38,7 +41,9 @@ struct ViewerArgs {
   std::string fail_above_text;       // as typed, for the offending-frame lines
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
-  std::string file;
+  MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
+  std::string file;                  // the first FILE
+  std::vector<std::string> files;    // every FILE, in order (one unless --merge)
 };
 
 // Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the
