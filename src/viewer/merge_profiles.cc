@@ -73,20 +73,43 @@ struct UnionStats {
   std::vector<double> files;                   // [union node]
 };
 
+// Gathers the values of union nodes [begin, end) of column c, file by file: each file's
+// values are read as one short contiguous run instead of one cache miss per node and file.
+// Node u's values land in block[(u - begin) * files ...], `count[u - begin]` of them.
+void GatherBlock(const MergeStore& store, size_t c, NodeId begin, NodeId end,
+                 std::vector<FileValue>& block, std::vector<uint32_t>& count) {
+  const size_t files = store.files.size();
+  std::fill(count.begin(), count.end(), 0);
+  for (size_t f = 0; f < files; ++f) {
+    const std::vector<double>& values = store.values[f][c];
+    const NodeId stop = std::min<NodeId>(end, static_cast<NodeId>(values.size()));
+    for (NodeId u = begin; u < stop; ++u) {
+      if (!store.holds[f][u]) continue;
+      const size_t slot = u - begin;
+      block[slot * files + count[slot]++] = {static_cast<uint32_t>(f), values[u]};
+    }
+  }
+}
+
 UnionStats ComputeUnionStats(const MergeStore& store, size_t columns, size_t union_size) {
+  constexpr NodeId kBlock = 256;
+  const size_t files = store.files.size();
   UnionStats out;
   out.stats.assign(columns, std::vector<MergeStats>(union_size));
   out.files.assign(union_size, 0.0);
-  std::vector<FileValue> values;
+  std::vector<FileValue> block(size_t{kBlock} * files);
+  std::vector<uint32_t> count(kBlock);
   std::vector<double> scratch;
-  for (NodeId u = 0; u < union_size; ++u) {
-    for (size_t f = 0; f < store.files.size(); ++f) out.files[u] += store.Holds(f, u) ? 1 : 0;
+  for (NodeId begin = 0; begin < union_size; begin += kBlock) {
+    const NodeId end = static_cast<NodeId>(std::min<size_t>(union_size, begin + kBlock));
     for (size_t c = 0; c < columns; ++c) {
-      values.clear();
-      for (size_t f = 0; f < store.files.size(); ++f) {
-        if (store.Holds(f, u)) values.push_back({static_cast<uint32_t>(f), store.Value(f, c, u)});
+      GatherBlock(store, c, begin, end, block, count);
+      for (NodeId u = begin; u < end; ++u) {
+        const std::span<const FileValue> values(block.data() + (u - begin) * files,
+                                                count[u - begin]);
+        out.stats[c][u] = ComputeMergeStats(values, scratch);
+        out.files[u] = count[u - begin];
       }
-      out.stats[c][u] = ComputeMergeStats(values, scratch);
     }
   }
   return out;
