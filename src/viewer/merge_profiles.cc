@@ -1,13 +1,16 @@
-// See merge_profiles.h. Files are read one after another; each is reduced to what the merge
-// keeps (its values at the union nodes) before the next is read, so the peak is one file's
-// tree plus the union (and, for stats, the per-file values of the selected columns).
+// See merge_profiles.h. Files are read by a few worker threads, a bounded window ahead, and
+// merged on the calling thread in FILE order; each is reduced to what the merge keeps (its
+// values at the union nodes) and freed, so the peak is a few files' trees plus the union
+// (and, for stats, the per-file values of the selected columns).
 #include "viewer/merge_profiles.h"
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 #include "format/profile_reader.h"
 #include "viewer/filters.h"
+#include "viewer/load_in_order.h"
 #include "viewer/merge_source.h"
 #include "viewer/merge_stats.h"
 #include "viewer/merge_sum.h"
@@ -18,17 +21,53 @@
 namespace proton::viewer {
 namespace {
 
+// What a loading thread hands over: the file as read, what it must agree on with the others,
+// and for stats its columns after derivation and -i/-e, or the error that preparing them
+// gave. That error is reported after the source check, as when reading one file at a time.
 struct LoadedFile {
   ProfileTree tree;
   std::string display_name;
+  Source source;
+  Status prepared;
+  std::vector<ColumnRef> columns;
 };
 
-Result<LoadedFile> LoadChecked(const std::string& path, MergeSourceCheck& check) {
+Result<LoadedFile> LoadFile(const std::string& path) {
   LoadedFile file;
   file.display_name = format::DisplayName(path);
   PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
-  PROTON_RETURN_IF_ERROR(check.Check(file.tree, file.display_name));
+  file.source = DescribeSource(file.tree, file.display_name);
   return file;
+}
+
+// Derived per file, filtered by -i/-e (the threshold applies to the merged values).
+Status PrepareStatsFile(LoadedFile& file, const ViewerArgs& args) {
+  PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, args.metrics, file.display_name));
+  ViewerArgs names_only = args;
+  names_only.has_threshold = false;
+  PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, file.columns[0], file.display_name));
+  MergeDuplicates(file.tree);
+  return Status();
+}
+
+// Worker threads for loading: a few, since each holds one file's tree while it works.
+size_t LoadThreads(size_t files) {
+  if (files < 2) return 0;
+  return std::min<size_t>(std::thread::hardware_concurrency(), 4);
+}
+
+// Loads args.files on worker threads and calls consume(file) in FILE order.
+Status ForEachFile(const ViewerArgs& args, const std::function<Status(LoadedFile&)>& prepare,
+                   const std::function<Status(LoadedFile&)>& consume) {
+  const size_t threads = LoadThreads(args.files.size());
+  return InOrderLoader<LoadedFile>::Run(
+      args.files.size(), threads, threads + 1,
+      [&](size_t i) -> Result<LoadedFile> {
+        PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(args.files[i]));
+        file.prepared = prepare(file);
+        return file;
+      },
+      [&](size_t, LoadedFile& file) { return consume(file); });
 }
 
 // Every file must label the columns alike (inclusive in one, exclusive in another cannot be
@@ -43,16 +82,10 @@ Status CheckSameLabels(const std::vector<ColumnRef>& first, const std::vector<Co
   return Status();
 }
 
-// One file's contribution to --merge=stats: derived per file, filtered by -i/-e (the
-// threshold applies to the merged values), then its values stored at the union nodes.
-Status AddStatsFile(LoadedFile& file, const ViewerArgs& args, MergeUnion& merged, MergeStore& store,
+// One prepared file's contribution to --merge=stats: its values stored at the union nodes.
+Status AddStatsFile(const LoadedFile& file, MergeUnion& merged, MergeStore& store,
                     std::vector<ColumnRef>& first_columns) {
-  PROTON_ASSIGN_OR_RETURN(std::vector<ColumnRef> columns,
-                          ResolveColumns(file.tree, args.metrics, file.display_name));
-  ViewerArgs names_only = args;
-  names_only.has_threshold = false;
-  PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, columns[0], file.display_name));
-  MergeDuplicates(file.tree);
+  const std::vector<ColumnRef>& columns = file.columns;
   if (first_columns.empty()) first_columns = columns;
   PROTON_RETURN_IF_ERROR(
       CheckSameLabels(first_columns, columns, store.files[0], file.display_name));
@@ -164,11 +197,14 @@ Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
   MergeUnion merged;
   MergeSourceCheck check;
   std::vector<ColumnRef> columns;
-  for (const std::string& path : args.files) {
-    PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadChecked(path, check));
+  const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, args); };
+  const auto add = [&](LoadedFile& file) -> Status {
+    PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
+    PROTON_RETURN_IF_ERROR(file.prepared);
     out.store.files.push_back(file.display_name);
-    PROTON_RETURN_IF_ERROR(AddStatsFile(file, args, merged, out.store, columns));
-  }
+    return AddStatsFile(file, merged, out.store, columns);
+  };
+  PROTON_RETURN_IF_ERROR(ForEachFile(args, prepare, add));
   const UnionStats stats = ComputeUnionStats(out.store, columns.size(), merged.size());
   PROTON_ASSIGN_OR_RETURN(out.tree, BuildStatsTree(merged, stats, args, out.union_of));
   FillStatsColumns(stats, columns, out.union_of, out.in);
@@ -188,13 +224,18 @@ Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
   MergeSum sum;
   MergeSourceCheck check;
   DeviceTable devices;
-  for (const std::string& path : args.files) {
-    PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadChecked(path, check));
+  const auto merge_duplicates = [](LoadedFile& file) {
     MergeDuplicates(file.tree);
+    return Status();
+  };
+  const auto add = [&](LoadedFile& file) -> Status {
+    PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     const std::vector<NodeId> union_id = merged.Map(file.tree);  // before merged.size()
     sum.Add(file.tree, union_id, merged.size());
     AddDevices(devices, file.tree.devices());
-  }
+    return Status();
+  };
+  PROTON_RETURN_IF_ERROR(ForEachFile(args, merge_duplicates, add));
   const std::string name = MergeDisplayName(args.files.size());
   MergedProfiles out;
   PROTON_ASSIGN_OR_RETURN(out.tree, sum.Build(merged, devices, name));

@@ -29,18 +29,6 @@ std::string Describe(const DeviceTable::Entry& e) {
          number(e.info.memory_clock_rate) + " kHz, bus " + number(e.info.bus_width) + " bits)";
 }
 
-Source SourceOf(const ProfileTree& tree, std::string display_name) {
-  Source s;
-  s.display_name = std::move(display_name);
-  for (NodeId child : tree.children(ProfileTree::root())) {
-    if (IsPythonFrame(tree.name(child))) s.python = true;
-  }
-  for (const DeviceTable::Entry& e : tree.devices().entries) s.devices.push_back(Describe(e));
-  std::sort(s.devices.begin(), s.devices.end());
-  s.devices.erase(std::unique(s.devices.begin(), s.devices.end()), s.devices.end());
-  return s;
-}
-
 std::string Join(const std::vector<std::string>& items) {
   std::string text;
   for (const std::string& item : items) text += (text.empty() ? "" : ", ") + item;
@@ -65,8 +53,19 @@ Status CheckSameSource(const Source& first, const Source& now) {
 
 }  // namespace
 
-Status MergeSourceCheck::Check(const ProfileTree& tree, const std::string& display_name) {
-  Source now = SourceOf(tree, display_name);
+Source DescribeSource(const ProfileTree& tree, std::string display_name) {
+  Source s;
+  s.display_name = std::move(display_name);
+  for (NodeId child : tree.children(ProfileTree::root())) {
+    if (IsPythonFrame(tree.name(child))) s.python = true;
+  }
+  for (const DeviceTable::Entry& e : tree.devices().entries) s.devices.push_back(Describe(e));
+  std::sort(s.devices.begin(), s.devices.end());
+  s.devices.erase(std::unique(s.devices.begin(), s.devices.end()), s.devices.end());
+  return s;
+}
+
+Status MergeSourceCheck::Check(Source now) {
   if (!first_) {
     first_ = std::move(now);
     return Status();

@@ -18,11 +18,17 @@ struct Source {
   std::vector<std::string> devices;  // device models, described; sorted, unique
 };
 
+// What `tree` (as read, before any filter) must agree on.
+Source DescribeSource(const ProfileTree& tree, std::string display_name);
+
 // Checks each file against the first one given to it.
 class MergeSourceCheck {
  public:
-  // Error "cannot merge 'B' with 'A': ..." when `tree` disagrees with the first tree.
-  Status Check(const ProfileTree& tree, const std::string& display_name);
+  // Error "cannot merge 'B' with 'A': ..." when `now` disagrees with the first source.
+  Status Check(Source now);
+  Status Check(const ProfileTree& tree, const std::string& display_name) {
+    return Check(DescribeSource(tree, display_name));
+  }
 
  private:
   std::optional<Source> first_;
