@@ -8,6 +8,7 @@ packages=(
   libsimdjson-dev libpcre2-dev libmsgpack-cxx-dev   # viewer: JSON, regex, MessagePack
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
+  python3-pandas                                    # tests of gf.dataframe (proton.viewer)
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0

@@ -5,8 +5,9 @@
 # bin/python installs into that venv; a system python installs with --user semantics unless
 # it is run as root). BUILD_DIR (default: build) must hold a build whose proton._C matches
 # PYTHON's version; if it does not, the module is rebuilt for PYTHON in BUILD_DIR-py<X.Y>.
-# It copies <BUILD_DIR>/python/proton (the package, proton._C, and libproton.so next to it:
-# _C's RPATH includes $ORIGIN) and proton_bootstrap into PYTHON's site-packages.
+# It copies <BUILD_DIR>/python/proton (the package, proton._C, proton._viewer when the viewer
+# is built, and libproton.so next to them: _C's RPATH includes $ORIGIN) and proton_bootstrap
+# into PYTHON's site-packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${1:-python3}
@@ -21,6 +22,10 @@ if ! ls "$build"/python/proton/_C"$suffix" >/dev/null 2>&1; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DPython3_EXECUTABLE="$(command -v "$python")" -DPROTON_BUILD_PYTHON=ON >/dev/null
   cmake --build "$build" --target proton_python proton_python_files
+fi
+# proton._viewer (the Python viewer API) exists where the viewer is built; build it if stale.
+if cmake --build "$build" --target help 2>/dev/null | grep -q '^proton_python_viewer:'; then
+  cmake --build "$build" --target proton_python_viewer
 fi
 [ -f "$build/python/proton/_C$suffix" ] || { echo "install-python: error: build of proton._C failed" >&2; exit 1; }
 
@@ -38,3 +43,8 @@ cp -r "$build/python/proton" "$target/proton"
 cp -P "$build"/lib/libproton.so* "$target/proton/"
 find "$target/proton" -name '__pycache__' -prune -exec rm -rf {} +
 (cd / && "$python" -c 'import proton, sys; print("installed proton into", proton.__path__[0])')
+if ls "$target"/proton/_viewer*.so >/dev/null 2>&1; then
+  (cd / && "$python" -c 'import proton._viewer') || { echo "install-python: error: proton._viewer does not load" >&2; exit 1; }
+else
+  echo "install-python: proton._viewer is not built: the proton.viewer functions need it" >&2
+fi

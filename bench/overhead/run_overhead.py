@@ -175,8 +175,10 @@ def main():
                  if p[0] in who_wanted]
     if not profilers or who_wanted - {"ref", "ours"}:
         sys.exit(f"run_overhead.py: --who takes ref, ours or ref,ours, not {args.who!r}")
-    if build_b:  # another build of ours, in processes of its own between the others
-        profilers.append(("ours_b", env_of(build_b), b_out, None))
+    if build_b:
+        # Another build of ours, in processes of its own between the others, with the floor's
+        # windows too: an A/B is only fair when both sides' processes do the same things.
+        profilers.append(("ours_b", env_of(build_b), b_out, floor))
 
     added = {}     # (kind, who, label) -> [fractions of the neighbouring unprofiled cost]
     windows = {}   # (kind, who) -> [window dicts of every process]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The rank files of one job, for the --merge benchmark (spec viewer.md §11.9).
+"""The rank files of one job, for the --merge benchmark (spec viewer.md §11.11).
 
   gen_ranks.py --ranks R [--nodes N] [--seed S] OUT_DIR
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --merge benchmark (spec viewer.md §11.9): RANKS rank files of 20,000 nodes (MessagePack, as
+# --merge benchmark (spec viewer.md §11.11): RANKS rank files of 20,000 nodes (MessagePack, as
 # gen_ranks.py writes them), merged with --merge=stats and --merge=sum, next to the sum of
 # reading each file alone (one proton-viewer run per file) and to one file's peak memory.
 #   bench/viewer/run_merge.sh [VIEWER] [DATA_DIR] [RANKS]

@@ -1,8 +1,18 @@
-"""``proton.viewer``: runs the ``proton-viewer`` command (the C++ viewer, viewer.md).
+"""``proton.viewer``: the viewer as a command and as a Python API (viewer.md §11.10).
 
 ``python -m proton.viewer [args]`` and ``proton.viewer.main()`` behave like
 ``proton-viewer [args]``. The executable is looked up next to this package's build or install
 tree (``<prefix>/bin``), then on ``PATH``.
+
+The functions below have the names, signatures and defaults of Triton's
+``triton.profiler.viewer``, so that scripts written for it run unchanged::
+
+    tree, metrics = proton.viewer.parse(["time/ms"], "matmul.hatchet")
+    proton.viewer.print_tree(tree, metrics)
+
+They run on the C++ viewer (the ``proton._viewer`` extension): ``print_tree`` prints exactly
+what ``proton-viewer`` prints for the same options, and errors raise an exception whose
+message is the command's error line without its ``proton-viewer: error:`` prefix.
 """
 
 from __future__ import annotations
@@ -11,6 +21,14 @@ import os
 import shutil
 import subprocess
 import sys
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+from ._viewer_tree import GraphFrame, core
+
+Metrics = Union[str, Sequence[str]]
+
+# The flop widths of the util metric (viewer.md §4.4.5).
+_FLOPS_WIDTHS = (8, 16, 32, 64)
 
 
 def _find_viewer() -> Optional[str]:
@@ -31,6 +49,210 @@ def main(argv: Optional[List[str]] = None) -> int:
               file=sys.stderr)
         return 1
     return subprocess.call([viewer] + args)
+
+
+# ---- reading ------------------------------------------------------------------------------
+
+def _read_source(x: Any) -> GraphFrame:
+    if isinstance(x, (str, os.PathLike)):
+        return GraphFrame.read_file(os.fspath(x))
+    if isinstance(x, (bytes, bytearray, memoryview)):
+        return GraphFrame.read_bytes(bytes(x), "<memory>")
+    if hasattr(x, "read"):
+        data = x.read()
+        name = str(getattr(x, "name", "<file>"))
+        return GraphFrame.read_bytes(data.encode() if isinstance(data, str) else data, name)
+    if isinstance(x, (list, tuple, dict)):
+        import json  # the document of proton.data.get(): read back as the JSON it came from
+        return GraphFrame.read_bytes(json.dumps(x).encode(), "<memory>")
+    raise TypeError("expected a file name, a file, bytes or the document of proton.data.get(), "
+                    f"not {type(x).__name__}")
+
+
+def get_raw_metrics(x: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
+    """Reads ``x`` (a file name, an open file, bytes, or ``proton.data.get()``'s document).
+
+    Returns ``(gf, inclusive_metrics, exclusive_metrics, device_info)``: the raw metric keys
+    listed on the root, ``"name"`` and the other keys, and the device table."""
+    gf = _read_source(x)
+    inclusive, exclusive = gf.metric_names()
+    return gf, inclusive, exclusive, gf.device_info()
+
+
+def read(filename: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
+    """:func:`get_raw_metrics` of a file; inclusive sums are always up to date."""
+    return get_raw_metrics(filename)
+
+
+# ---- metrics ------------------------------------------------------------------------------
+
+def _metric_text(metrics: Metrics) -> str:
+    """``metrics`` (a list, or one comma-separated string) as the text of ``-m``."""
+    return metrics if isinstance(metrics, str) else ",".join(metrics)
+
+
+def _split_items(text: str) -> List[str]:
+    """The items of an -m text that the command's checks accepted."""
+    return [item.strip(" \t") for item in text.split(",")] if text else []
+
+
+def _metric_items(metrics: Metrics) -> List[str]:
+    """The -m items of ``metrics``, checked as the command checks ``-m``."""
+    text = _metric_text(metrics)
+    core().check_options(["--metrics=" + text])
+    return _split_items(text)
+
+
+def derive_metrics(gf: GraphFrame, metrics: Metrics, inclusive_metrics: Any = None,
+                   exclusive_metrics: Any = None, device_info: Any = None) -> List[str]:
+    """Computes the columns of ``metrics`` (raw or derived, viewer.md §4) on ``gf`` and
+    returns their labels (``"time/ms (inc)"``, ``"util"``, ...). The metric lists and the
+    device table are those ``gf`` was read with; the arguments are accepted for
+    compatibility and not needed."""
+    return core().derive(gf.handle, _metric_items(metrics))
+
+
+def _on_device(df: Any, device_index: str) -> Any:
+    """Rows whose device_id is ``device_index`` (compared as text, viewer.md §4.4.5)."""
+    def as_text(value: Any) -> Optional[str]:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, (int, float)) and value == value:
+            return str(int(value)) if float(value).is_integer() else str(value)
+        return None
+
+    if "device_id" not in df.columns:
+        return df.index != df.index
+    return df["device_id"].map(as_text) == str(device_index)
+
+
+def get_min_time_flops(df: Any, device_info: dict) -> Any:
+    """Per row, the least time the row's flops take at the device's peak (``min_time``)."""
+    import pandas
+    from . import specs
+    min_time = pandas.DataFrame(0.0, index=df.index, columns=["min_time"])
+    for device_type, devices in device_info.items():
+        for device_index, device in devices.items():
+            rows = _on_device(df, device_index)
+            for width in _FLOPS_WIDTHS:
+                if f"flops{width}" not in df.columns:
+                    continue
+                peak = specs.max_flops(device_type, device.get("arch"), width,
+                                       device.get("num_sms"), device.get("clock_rate"))
+                flops = df.loc[rows, f"flops{width}"].astype(float).fillna(0.0)
+                min_time.loc[rows, "min_time"] += flops / peak
+    return min_time
+
+
+def get_min_time_bytes(df: Any, device_info: dict) -> Any:
+    """Per row, the least time the row's bytes take at the device's peak bandwidth."""
+    import pandas
+    from . import specs
+    min_time = pandas.DataFrame(0.0, index=df.index, columns=["min_time"])
+    for device_type, devices in device_info.items():
+        for device_index, device in devices.items():
+            rows = _on_device(df, device_index)
+            peak = specs.max_bps(device_type, device.get("arch"), device.get("bus_width"),
+                                 device.get("memory_clock_rate"))
+            moved = (df.loc[rows, "bytes"].astype(float) if "bytes" in df.columns
+                     else float("nan"))
+            min_time.loc[rows, "min_time"] += moved / peak
+    return min_time
+
+
+# ---- filters and names --------------------------------------------------------------------
+
+def _filter_options(include: Optional[str], exclude: Optional[str],
+                    threshold: Any) -> List[str]:
+    options = []
+    if include:
+        options.append("--include=" + include)
+    if exclude:
+        options.append("--exclude=" + exclude)
+    if threshold is not None:
+        options.append("--threshold=" + str(threshold))
+    return options
+
+
+def _filter_in_place(gf: GraphFrame, options: List[str], metric: Optional[str]) -> None:
+    threshold_given = any(option.startswith("--threshold=") for option in options)
+    if threshold_given and metric is None:
+        raise ValueError("a threshold needs the metric it applies to (metric=...)")
+    # "-m" makes the command's option checks treat the threshold as it does with metrics.
+    core().filter(gf.handle, ["--metrics=x"] + options, metric or "")
+
+
+def filter_frames(gf: GraphFrame, include: Optional[str] = None, exclude: Optional[str] = None,
+                  threshold: Optional[float] = None, metric: Optional[str] = None) -> GraphFrame:
+    """``gf`` reduced by the -i/-e/-t filters (viewer.md §5); ``metric`` is the label of
+    the column the threshold tests. Returns a new tree when some filter applies."""
+    options = _filter_options(include, exclude, threshold)
+    if not options:
+        return gf
+    filtered = gf.copy()
+    _filter_in_place(filtered, options, metric)
+    return filtered
+
+
+def format_frames(gf: GraphFrame, format: Optional[str]) -> GraphFrame:
+    """Sets how ``gf`` shows frame names (``-f``, viewer.md §7.1); returns ``gf``."""
+    if format is not None:
+        core().check_options(["--format", format])
+        gf.format = None if format == "full" else format
+    return gf
+
+
+# ---- the whole pipeline -------------------------------------------------------------------
+
+def parse(metrics: Metrics, filename: Any, include: Optional[str] = None,
+          exclude: Optional[str] = None,
+          threshold: Optional[float] = None) -> Tuple[GraphFrame, List[str]]:
+    """What ``proton-viewer -m METRICS [-i/-e/-t] FILE`` computes before printing: the tree
+    and the labels of the metric columns."""
+    options = _filter_options(include, exclude, threshold)
+    text = _metric_text(metrics)
+    core().check_options(["--metrics=" + text] + options)  # usage errors come first (§8)
+    items = _split_items(text)
+    if not items:
+        raise ValueError("no metric given")
+    gf = read(filename)[0]
+    labels = core().derive(gf.handle, items)
+    if options:
+        _filter_in_place(gf, options, labels[0])
+    return gf, labels
+
+
+def apply_diff_profile(gf: GraphFrame, derived_metrics: List[str], diff_file: Any,
+                       metrics: Metrics, include: Optional[str], exclude: Optional[str],
+                       threshold: Optional[float]) -> GraphFrame:
+    """``gf`` minus the profile ``diff_file`` parsed with the same metrics and filters
+    (``--diff-profile``, viewer.md §6); the result shows ``derived_metrics``."""
+    other, other_labels = parse(metrics, diff_file, include, exclude, threshold)
+    labels = list(derived_metrics)
+    difference = core().diff(gf.handle, labels, other.handle, other_labels[:len(labels)])
+    return GraphFrame(difference, gf.format)
+
+
+def print_tree(gf: GraphFrame, metrics: Metrics, depth: int = 100, format: Optional[str] = None,
+               print_sorted: bool = False) -> None:
+    """Prints ``gf`` with the columns ``metrics`` (labels, as :func:`parse` returns them) to
+    ``sys.stdout``, byte for byte as ``proton-viewer`` does (colour when it is a terminal)."""
+    gf = format_frames(gf, format)
+    labels = [metrics] if isinstance(metrics, str) else list(metrics)
+    options = ["--depth", str(depth)] + gf.format_options()
+    if print_sorted:
+        options.append("--print-sorted")
+    isatty = getattr(sys.stdout, "isatty", None)
+    color = bool(isatty()) if isatty is not None else False
+    text = core().render(gf.handle, labels, options, color)
+    sys.stdout.write(text.decode("utf-8", "surrogateescape"))
+
+
+__all__ = [
+    "parse", "print_tree", "read", "get_raw_metrics", "get_min_time_flops",
+    "get_min_time_bytes", "derive_metrics", "filter_frames", "format_frames",
+    "apply_diff_profile", "main", "GraphFrame",
+]
 
 
 if __name__ == "__main__":

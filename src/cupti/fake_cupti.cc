@@ -158,16 +158,9 @@ CUptiResult FakePcStart(CUpti_PCSamplingStartParams*) {
   g_fake.pc_calls.push_back("start");
   return g_fake.pc_start_result;
 }
-CUptiResult FakePcStop(CUpti_PCSamplingStopParams*) {
-  g_fake.pc_calls.push_back("stop");
-  for (auto& pc : g_fake.pcs_of_next_launch) g_fake.pcs_ready.push_back(std::move(pc));
-  g_fake.pcs_of_next_launch.clear();
-  return CUPTI_SUCCESS;
-}
-// Hands out up to collectNumPcs PCs, each with at most the configured number of reasons.
-CUptiResult FakePcGetData(CUpti_PCSamplingGetDataParams* params) {
-  g_fake.pc_calls.push_back("get_data");
-  auto* data = static_cast<CUpti_PCSamplingData*>(params->pcSamplingData);
+// Moves up to collectNumPcs ready PCs, each with at most the configured number of reasons,
+// into `data`, as CUPTI fills a CUpti_PCSamplingData.
+CUptiResult HandOutPcs(CUpti_PCSamplingData* data) {
   if (data == nullptr || data->pPcData == nullptr) return CUPTI_ERROR_INVALID_PARAMETER;
   size_t count = std::min(data->collectNumPcs, g_fake.pcs_ready.size());
   size_t room = g_fake.pc_config.stall_reasons.size();
@@ -193,6 +186,22 @@ CUptiResult FakePcGetData(CUpti_PCSamplingGetDataParams* params) {
   data->droppedSamples = g_fake.dropped_samples_per_read;
   return CUPTI_SUCCESS;
 }
+// The range's PCs become ready; with stop_fills_configured_buffer the first of them land in
+// the configuration's data buffer at once, as CUDA 13.0's CUPTI delivers them.
+CUptiResult FakePcStop(CUpti_PCSamplingStopParams*) {
+  g_fake.pc_calls.push_back("stop");
+  for (auto& pc : g_fake.pcs_of_next_launch) g_fake.pcs_ready.push_back(std::move(pc));
+  g_fake.pcs_of_next_launch.clear();
+  if (g_fake.stop_fills_configured_buffer && g_fake.pc_configured_buffer != nullptr) {
+    return HandOutPcs(g_fake.pc_configured_buffer);
+  }
+  return CUPTI_SUCCESS;
+}
+CUptiResult FakePcGetData(CUpti_PCSamplingGetDataParams* params) {
+  g_fake.pc_calls.push_back("get_data");
+  g_fake.pc_last_read_buffer = static_cast<CUpti_PCSamplingData*>(params->pcSamplingData);
+  return HandOutPcs(static_cast<CUpti_PCSamplingData*>(params->pcSamplingData));
+}
 CUptiResult FakePcSetConfiguration(CUpti_PCSamplingConfigurationInfoParams* params) {
   g_fake.pc_calls.push_back("configure");
   FakeCupti::PcConfig& config = g_fake.pc_config;
@@ -217,9 +226,9 @@ CUptiResult FakePcSetConfiguration(CUpti_PCSamplingConfigurationInfoParams* para
         config.scratch_buffer = d.scratchBufferSizeData.scratchBufferSize;
         break;
       case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER:
-        config.collect_num_pcs =
-            static_cast<CUpti_PCSamplingData*>(d.samplingDataBufferData.samplingDataBuffer)
-                ->collectNumPcs;
+        g_fake.pc_configured_buffer =
+            static_cast<CUpti_PCSamplingData*>(d.samplingDataBufferData.samplingDataBuffer);
+        config.collect_num_pcs = g_fake.pc_configured_buffer->collectNumPcs;
         break;
       case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL:
         config.start_stop_control = d.enableStartStopControlData.enableStartStopControl;

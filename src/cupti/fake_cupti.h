@@ -55,7 +55,12 @@ struct FakeCupti {
     int collection_mode = -1;
     int attributes = 0;
   } pc_config;
-  // A PC the fake GPU sampled: delivered by GetData after the next cuptiPCSamplingStop.
+  // The configuration's data buffer; cuptiPCSamplingStop fills it (up to its collectNumPcs)
+  // when stop_fills_configured_buffer is set, and GetData hands out the rest.
+  CUpti_PCSamplingData* pc_configured_buffer = nullptr;
+  bool stop_fills_configured_buffer = true;
+  CUpti_PCSamplingData* pc_last_read_buffer = nullptr;  // what GetData was last given
+  // A PC the fake GPU sampled: ready after the next cuptiPCSamplingStop.
   struct Pc {
     uint64_t cubin_crc = 0;
     uint64_t pc_offset = 0;
@@ -64,7 +69,7 @@ struct FakeCupti {
     std::vector<std::pair<uint32_t, uint32_t>> reasons;  // (stall reason index, samples)
   };
   std::vector<Pc> pcs_of_next_launch;
-  std::vector<Pc> pcs_ready;  // moved here by Stop, handed out by GetData
+  std::vector<Pc> pcs_ready;  // moved here by Stop, handed out by Stop and GetData
   uint64_t dropped_samples_per_read = 0;
   // cuptiGetSassToSourceCorrelation: fails unless `sass_file` is set.
   std::string sass_dir, sass_file;

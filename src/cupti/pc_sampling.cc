@@ -24,10 +24,9 @@ constexpr std::chrono::seconds kQuiesceWait{10};
 // teardown), so a 1 ms poll costs nothing.
 std::unique_lock<std::mutex> LockWithin(std::mutex& mutex, std::chrono::milliseconds wait) {
   auto deadline = std::chrono::steady_clock::now() + wait;
-  std::unique_lock<std::mutex> lock(mutex, std::try_to_lock);
-  while (!lock.owns_lock() && std::chrono::steady_clock::now() < deadline) {
+  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
+  while (!lock.try_lock() && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    lock.try_lock();
   }
   return lock;
 }
@@ -37,14 +36,36 @@ constexpr int kMaxDrainRounds = 1 << 16;
 
 }  // namespace
 
+// A CUpti_PCSamplingData with room for kPcsPerRead PCs of `reasons` stall reasons each.
+struct PcSampler::PcBuffer {
+  CUpti_PCSamplingData data{};
+  std::vector<CUpti_PCSamplingPCData> pcs;
+  std::vector<CUpti_PCSamplingStallReason> reason_storage;
+
+  void Allocate(size_t reasons) {
+    pcs.assign(kPcsPerRead, CUpti_PCSamplingPCData{});
+    reason_storage.assign(kPcsPerRead * reasons, CUpti_PCSamplingStallReason{});
+    for (size_t i = 0; i < kPcsPerRead; ++i) {
+      pcs[i].size = sizeof(CUpti_PCSamplingPCData);
+      pcs[i].stallReason = reason_storage.data() + i * reasons;
+    }
+    data = CUpti_PCSamplingData{};
+    data.size = sizeof(CUpti_PCSamplingData);
+    data.collectNumPcs = kPcsPerRead;
+    data.pPcData = pcs.data();
+  }
+};
+
 struct PcSampler::ContextState {
   CUcontext context = nullptr;
   bool enabled = false;  // cuptiPCSamplingEnable succeeded: Disable is owed
   bool usable = false;   // configured: launches are sampled
   StallReasonTable reasons;
-  CUpti_PCSamplingData data{};
-  std::vector<CUpti_PCSamplingPCData> pcs;
-  std::vector<CUpti_PCSamplingStallReason> reason_storage;
+  // The configuration's data buffer, which CUPTI fills when a range stops, and the buffer
+  // cuptiPCSamplingGetData fills with the rest: a separate one, so a read never overwrites
+  // PCs that the stop delivered and were not consumed yet.
+  PcBuffer configured;
+  PcBuffer output;
 };
 
 PcSampler::PcSampler(const DriverApi* driver, const CuptiApi* cupti, int sampling_exponent)
@@ -130,18 +151,9 @@ Status PcSampler::ConfigureStallReasons(ContextState* state) {
 
 Status PcSampler::Configure(ContextState* state) {
   PROTON_RETURN_IF_ERROR(ConfigureStallReasons(state));
-  // The data buffer: kPcsPerRead PCs, each with room for every configured stall reason.
   size_t reasons = state->reasons.indices.size();
-  state->pcs.assign(kPcsPerRead, CUpti_PCSamplingPCData{});
-  state->reason_storage.assign(kPcsPerRead * reasons, CUpti_PCSamplingStallReason{});
-  for (size_t i = 0; i < kPcsPerRead; ++i) {
-    state->pcs[i].size = sizeof(CUpti_PCSamplingPCData);
-    state->pcs[i].stallReason = state->reason_storage.data() + i * reasons;
-  }
-  state->data = CUpti_PCSamplingData{};
-  state->data.size = sizeof(CUpti_PCSamplingData);
-  state->data.collectNumPcs = kPcsPerRead;
-  state->data.pPcData = state->pcs.data();
+  state->configured.Allocate(reasons);
+  state->output.Allocate(reasons);
 
   std::vector<CUpti_PCSamplingConfigurationInfo> info(7);
   info[0].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_STALL_REASON;
@@ -154,7 +166,7 @@ Status PcSampler::Configure(ContextState* state) {
   info[3].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SCRATCH_BUFFER_SIZE;
   info[3].attributeData.scratchBufferSizeData.scratchBufferSize = kScratchBufferBytes;
   info[4].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_SAMPLING_DATA_BUFFER;
-  info[4].attributeData.samplingDataBufferData.samplingDataBuffer = &state->data;
+  info[4].attributeData.samplingDataBufferData.samplingDataBuffer = &state->configured.data;
   info[5].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_ENABLE_START_STOP_CONTROL;
   info[5].attributeData.enableStartStopControlData.enableStartStopControl = 1;
   info[6].attributeType = CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE;
@@ -260,47 +272,81 @@ void PcSampler::StopAndDrain(LaunchSamples* out) {
   }
 }
 
+// The range's PCs come in two parts: what cuptiPCSamplingStop put into the configuration's
+// buffer, then what cuptiPCSamplingGetData hands out until no PC remains. Both are read: on
+// CUDA 13.0 with start/stop control the stop delivers them, and a read that replaced the
+// configured buffer's contents first lost every sample of the launch.
 void PcSampler::Drain(ContextState* state, LaunchSamples* out) {
   std::unordered_map<std::string, size_t> groups;  // function '\0' source -> sample index
+  size_t from_stop = Consume(state->reasons, state->configured, &groups, out);
+  size_t from_reads = 0;
   for (int round = 0; round < kMaxDrainRounds; ++round) {
     CUpti_PCSamplingGetDataParams params{};
     params.size = CUpti_PCSamplingGetDataParamsSize;
     params.ctx = state->context;
-    params.pcSamplingData = &state->data;
-    state->data.totalNumPcs = 0;
-    state->data.remainingNumPcs = 0;
+    params.pcSamplingData = &state->output.data;
+    state->output.data.totalNumPcs = 0;
+    state->output.data.remainingNumPcs = 0;
     CUptiResult result = cupti_->pc_sampling_get_data(&params);
     if (result != CUPTI_SUCCESS) {
       ReportOnce(PcSamplingCallError(cupti_, "cuptiPCSamplingGetData", result) +
                  "; samples of this launch were lost");
-      return;
+      break;
     }
-    dropped_samples_ += state->data.droppedSamples;
-    if (state->data.hardwareBufferFull != 0) hardware_buffer_full_ = true;
-    size_t count = std::min(state->data.totalNumPcs, kPcsPerRead);
-    for (size_t i = 0; i < count; ++i) {
-      const CUpti_PCSamplingPCData& pc = state->pcs[i];
-      // functionName is CUPTI's, shared with other records of the function: copied, never freed.
-      std::string function = pc.functionName != nullptr ? pc.functionName : "";
-      const std::string& source = SourceOf(pc);
-      std::string key = function;
-      key += '\0';
-      key += source;
-      auto [it, added] = groups.try_emplace(std::move(key), out->samples.size());
-      if (added) {
-        out->names.push_back(std::make_unique<std::string>(std::move(function)));
-        const std::string* f = out->names.back().get();
-        out->names.push_back(std::make_unique<std::string>(source));
-        out->samples.push_back(PcSample{*f, *out->names.back(), {}});
-      }
-      PcCounters& counters = out->samples[it->second].counters;
-      uint64_t before = counters[kPcNumSamples];
-      unknown_reason_samples_ += AddPcRecord(state->reasons, pc, &counters);
-      total_samples_ += counters[kPcNumSamples] - before;
+    size_t remaining = state->output.data.remainingNumPcs;
+    from_reads += Consume(state->reasons, state->output, &groups, out);
+    if (remaining == 0) break;
+    if (round + 1 == kMaxDrainRounds) {
+      ReportOnce("cuptiPCSamplingGetData kept reporting remaining PCs; the rest was left");
     }
-    if (state->data.remainingNumPcs == 0) return;
   }
-  ReportOnce("cuptiPCSamplingGetData kept reporting remaining PCs; the rest was left");
+  ReportFirstDrain(from_stop, from_reads);
+}
+
+// Adds the PCs in `buffer` to `out` (grouped by function and source line) and empties it, so
+// the next range's stop starts from an empty buffer. Returns the number of PCs read.
+size_t PcSampler::Consume(const StallReasonTable& reasons, PcBuffer& buffer,
+                          std::unordered_map<std::string, size_t>* groups, LaunchSamples* out) {
+  CUpti_PCSamplingData& data = buffer.data;
+  dropped_samples_ += data.droppedSamples;
+  if (data.hardwareBufferFull != 0) hardware_buffer_full_ = true;
+  size_t count = std::min(data.totalNumPcs, kPcsPerRead);
+  for (size_t i = 0; i < count; ++i) {
+    const CUpti_PCSamplingPCData& pc = buffer.pcs[i];
+    // functionName is CUPTI's, shared with other records of the function: copied, never freed.
+    std::string function = pc.functionName != nullptr ? pc.functionName : "";
+    const std::string& source = SourceOf(pc);
+    std::string key = function;
+    key += '\0';
+    key += source;
+    auto [it, added] = groups->try_emplace(std::move(key), out->samples.size());
+    if (added) {
+      out->names.push_back(std::make_unique<std::string>(std::move(function)));
+      const std::string* f = out->names.back().get();
+      out->names.push_back(std::make_unique<std::string>(source));
+      out->samples.push_back(PcSample{*f, *out->names.back(), {}});
+    }
+    PcCounters& counters = out->samples[it->second].counters;
+    uint64_t before = counters[kPcNumSamples];
+    unknown_reason_samples_ += AddPcRecord(reasons, pc, &counters);
+    total_samples_ += counters[kPcNumSamples] - before;
+  }
+  data.totalNumPcs = 0;
+  data.remainingNumPcs = 0;
+  data.droppedSamples = 0;
+  data.hardwareBufferFull = 0;
+  return count;
+}
+
+// PROTON_VERBOSE: where the first sampled launch's PCs came from, the fact that tells whether
+// this CUPTI delivers a range's data at stop or at the reads.
+void PcSampler::ReportFirstDrain(size_t from_stop, size_t from_reads) {
+  if (reported_first_drain_ || !VerboseEnabled()) return;
+  reported_first_drain_ = true;
+  std::fprintf(stderr,
+               "[proton] pcsampling: first sampled launch: %zu PCs from the stop, %zu from "
+               "cuptiPCSamplingGetData\n",
+               from_stop, from_reads);
 }
 
 uint64_t PcSampler::CubinCrc(const char* cubin, size_t size) const {

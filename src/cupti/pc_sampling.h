@@ -74,6 +74,7 @@ class PcSampler {
 
  private:
   struct ContextState;
+  struct PcBuffer;
   struct Cubin {
     const char* data = nullptr;
     size_t size = 0;
@@ -85,6 +86,9 @@ class PcSampler {
   Status Configure(ContextState* state);
   void StopAndDrain(LaunchSamples* out);
   void Drain(ContextState* state, LaunchSamples* out);
+  size_t Consume(const StallReasonTable& reasons, PcBuffer& buffer,
+                 std::unordered_map<std::string, size_t>* groups, LaunchSamples* out);
+  void ReportFirstDrain(size_t from_stop, size_t from_reads);
   const std::string& SourceOf(const CUpti_PCSamplingPCData& pc);
   uint64_t CubinCrc(const char* cubin, size_t size) const;
   void ReportOnce(const std::string& message);
@@ -102,6 +106,7 @@ class PcSampler {
   uint64_t unknown_reason_samples_ = 0;
   uint64_t sampled_launches_ = 0;
   bool hardware_buffer_full_ = false;
+  bool reported_first_drain_ = false;
   // Source lines per (cubin CRC, function index, PC offset); guarded by launch_mutex_.
   std::unordered_map<std::string, std::string> sources_;
   std::mutex modules_mutex_;  // module callbacks may run inside a launch

@@ -48,6 +48,8 @@ class OwningCuptiBackend final : public Backend {
     return backend_->Start(sink, mode);
   }
   void Flush(bool synchronize) override { backend_->Flush(synchronize); }
+  void FlushCompleted() override { backend_->FlushCompleted(); }
+  TimestampFn Timestamp() const override { return backend_->Timestamp(); }
   void Stop() override { backend_->Stop(); }
   std::optional<DeviceInfo> QueryDevice(uint32_t device_id) override {
     return backend_->QueryDevice(device_id);

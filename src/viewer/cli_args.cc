@@ -14,7 +14,7 @@ namespace proton::viewer {
 namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kMerge };
+                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle, kMerge };
 
 struct OptionString {
   std::string_view text;
@@ -43,14 +43,16 @@ constexpr OptionString kExtensionStrings[] = {
     {"--fail-above", Opt::kFailAbove},
     {"--match", Opt::kMatch},
     {"--export", Opt::kExport},
+    {"--demangle", Opt::kDemangle},
     {"--merge", Opt::kMerge},
 };
 
-// --merge's value is optional and only given as "--merge=VALUE": a bare --merge must not
-// take the next argument, which is a FILE.
+// Whether the option consumes a value (attached or the next argument). --demangle's and
+// --merge's values are optional and only ever attached ("--demangle=short",
+// "--merge=sum"), so they never take FILE (§11.9, §11.11).
 bool TakesValue(Opt opt) {
   return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted &&
-         opt != Opt::kMerge;
+         opt != Opt::kDemangle && opt != Opt::kMerge;
 }
 
 // The action's name in messages: its option strings joined with '/'.
@@ -69,6 +71,7 @@ std::string_view ActionName(Opt opt) {
     case Opt::kFailAbove: return "--fail-above";
     case Opt::kMatch: return "--match";
     case Opt::kExport: return "--export";
+    case Opt::kDemangle: return "--demangle";
     case Opt::kMerge: return "--merge";
   }
   return "";
@@ -194,6 +197,19 @@ Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
   return Status();
 }
 
+// --demangle's optional value: absent means "full".
+Status TakeDemangle(ViewerArgs& a, const std::string* value) {
+  if (value == nullptr || *value == "full") {
+    a.demangle = DemangleMode::kFull;
+  } else if (*value == "short") {
+    a.demangle = DemangleMode::kShort;
+  } else {
+    return ArgumentError(Opt::kDemangle,
+                         "invalid choice: '" + *value + "' (choose from 'full', 'short')");
+  }
+  return Status();
+}
+
 bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
@@ -223,6 +239,7 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
       else return ArgumentError(opt, "invalid choice: '" + *value +
                                          "' (choose from 'exact', 'normalized')");
       return Status();
+    case Opt::kDemangle: return TakeDemangle(a, value);
     case Opt::kExport:
       if (!EndsWith(*value, ".csv") && !EndsWith(*value, ".jsonl")) {
         return ArgumentError(opt, "FILE must end in .csv or .jsonl: '" + *value + "'");
@@ -286,6 +303,10 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   std::string option_string(tuple.option_string);
   std::optional<std::string> explicit_arg = std::move(tuple.explicit_arg);
   while (true) {
+    if (opt == Opt::kDemangle || opt == Opt::kMerge) {  // an optional value, attached or absent
+      actions.emplace_back(opt, std::move(explicit_arg));
+      break;
+    }
     if (explicit_arg) {
       if (!TakesValue(opt) && option_string[1] != '-' && !explicit_arg->empty()) {
         // A single-dash flag with text attached: the text is more single-dash options.
@@ -299,7 +320,7 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
         opt = o->opt;
         option_string = next;
         if (rest.empty()) explicit_arg.reset(); else explicit_arg = std::move(rest);
-      } else if (TakesValue(opt) || opt == Opt::kMerge) {
+      } else if (TakesValue(opt)) {
         actions.emplace_back(opt, std::move(explicit_arg));
         break;
       } else {
@@ -325,7 +346,7 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   return stop;
 }
 
-// --merge's combinations (§11.9): it reads FILEs only, and standard input at most once.
+// --merge's combinations (§11.11): it reads FILEs only, and standard input at most once.
 Status CheckMerge(const ViewerArgs& a) {
   if (a.merge == MergeMode::kNone) return Status();
   if (a.list) return Status::UsageError("--merge cannot be used with -l/--list");
@@ -491,6 +512,10 @@ std::string_view HelpText() {
       "                        suffixes\n"
       "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
       "                        .jsonl): path, name, depth and each -m column, unformatted\n"
+      "  --demangle[={full,short}]\n"
+      "                        show C++ (Itanium, \"_Z...\") frame names demangled: in full\n"
+      "                        (the default), or short, without template arguments and\n"
+      "                        parameters; -i/-e still match the stored names\n"
       "  --merge[=stats|sum]   read every FILE (one per rank, or the part files of one run)\n"
       "                        into one tree. stats (default): per frame and -m column\n"
       "                        the median, min, mean, max, imbalance (max/mean) and argmax\n"

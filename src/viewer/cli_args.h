@@ -17,7 +17,11 @@ enum class NameFormat { kFull, kFileFunctionLine, kFunctionLine, kFileFunction }
 // How --diff-profile pairs frames (§11.7): by stored names, or by normalised names.
 enum class MatchMode { kExact, kNormalized };
 
-// --merge over several FILEs (§11.9): none, per-node statistics, or the sum.
+// How Itanium C++ frame names are shown (§11.9): as stored, demangled, or demangled and
+// reduced to the qualified base name.
+enum class DemangleMode { kOff, kFull, kShort };
+
+// --merge over several FILEs (§11.11): none, per-node statistics, or the sum.
 enum class MergeMode { kNone, kStats, kSum };
 
 struct ViewerArgs {
@@ -41,9 +45,10 @@ struct ViewerArgs {
   std::string fail_above_text;       // as typed, for the offending-frame lines
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
-  MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
-  std::string file;                  // the first FILE
-  std::vector<std::string> files;    // every FILE, in order (one unless --merge)
+  DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
+  MergeMode merge = MergeMode::kNone;          // --merge[=stats|sum]
+  std::string file;                            // the first FILE
+  std::vector<std::string> files;              // every FILE, in order (one unless --merge)
 };
 
 // Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the

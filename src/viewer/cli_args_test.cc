@@ -199,7 +199,8 @@ TEST(CliArgs, UsageAndHelpText) {
   for (const char* option : {"-h, --help", "-l, --list", "--metrics", "--include", "--exclude",
                              "--threshold", "--depth", "--format", "--print-sorted",
                              "--diff-profile", "-diff", "case-insensitive", "default: 100",
-                             "tflop", "util"}) {
+                             "tflop", "util", "--fail-above", "--match", "--export",
+                             "--demangle[={full,short}]"}) {
     EXPECT_NE(help.find(option), std::string::npos) << option;
   }
   std::istringstream lines(help);
@@ -253,6 +254,25 @@ TEST(CliArgs, FailAboveMatchExportErrors) {
   EXPECT_EQ(Error({"-m", "t", "--export", "out.json", "f"}),
             "argument --export: FILE must end in .csv or .jsonl: 'out.json'");
   EXPECT_EQ(Error({"--export", "out.csv", "f"}), "--export needs a metric (-m)");
+}
+
+TEST(CliArgs, Demangle) {
+  EXPECT_EQ(Parse({"f"}).demangle, DemangleMode::kOff);
+  EXPECT_EQ(Parse({"--demangle", "f"}).demangle, DemangleMode::kFull);
+  EXPECT_EQ(Parse({"--demangle=full", "f"}).demangle, DemangleMode::kFull);
+  EXPECT_EQ(Parse({"--demangle=short", "f"}).demangle, DemangleMode::kShort);
+  // The value is only ever attached: the next argument stays FILE.
+  ViewerArgs a = Parse({"-m", "time", "--demangle", "short"});
+  EXPECT_EQ(a.demangle, DemangleMode::kFull);
+  EXPECT_EQ(a.file, "short");
+  // Full spelling only (§11.6): --de and --dem keep their meaning or are unknown.
+  EXPECT_EQ(Parse({"--de", "3", "f"}).depth, 3);
+  EXPECT_EQ(Parse({"--de", "3", "f"}).demangle, DemangleMode::kOff);
+  EXPECT_EQ(Error({"--dem", "f"}), "unrecognized arguments: --dem");
+  EXPECT_EQ(Error({"--demangle=foo", "f"}),
+            "argument --demangle: invalid choice: 'foo' (choose from 'full', 'short')");
+  EXPECT_EQ(Error({"--demangle=", "f"}),
+            "argument --demangle: invalid choice: '' (choose from 'full', 'short')");
 }
 
 }  // namespace

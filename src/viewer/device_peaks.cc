@@ -1,5 +1,7 @@
 // See device_peaks.h. Every formula is written left to right as in the spec's table, each
-// step one IEEE double operation.
+// step one IEEE double operation. The reference's own entries (CUDA 80, 89, 90, 100; HIP
+// gfx90a, gfx942, gfx950) keep its exact expressions; the other architectures use the
+// CUDA 100 / HIP expression with their own per-SM (per-CU) rate (§4.5).
 #include "viewer/device_peaks.h"
 
 #include <cmath>
@@ -7,11 +9,38 @@
 namespace proton::viewer {
 namespace {
 
-bool IsHipArch(std::string_view arch) {
-  return arch == "gfx90a" || arch == "gfx942" || arch == "gfx950";
+// Dense 8-bit (FP8, or INT8 where there is no FP8) tensor or matrix FLOPs per SM (CU) per
+// clock; the sources are cited next to the table in viewer.md §4.5.
+struct PerUnitRate {
+  std::string_view arch;
+  double flops8_per_clock;
+};
+constexpr PerUnitRate kCudaRates[] = {
+    {"70", 2048},   {"75", 2048},   {"86", 2048},  {"87", 4096},  {"100", 16384},
+    {"103", 16384}, {"110", 16384}, {"120", 2048}, {"121", 2048},
+};
+constexpr PerUnitRate kHipRates[] = {
+    {"gfx90a", 1024}, {"gfx942", 4096}, {"gfx950", 8192}, {"gfx1100", 512}, {"gfx1201", 2048},
+};
+
+const PerUnitRate* FindRate(std::string_view device_type, std::string_view arch) {
+  if (device_type == "CUDA") {
+    for (const PerUnitRate& r : kCudaRates) {
+      if (r.arch == arch) return &r;
+    }
+  } else if (device_type == "HIP") {
+    for (const PerUnitRate& r : kHipRates) {
+      if (r.arch == arch) return &r;
+    }
+  }
+  return nullptr;
 }
+
+// The reference's fixed CUDA entries, which need neither num_sms nor clock_rate.
+bool IsFixedCudaArch(std::string_view arch) { return arch == "80" || arch == "89"; }
+bool IsHipArch(std::string_view arch) { return FindRate("HIP", arch) != nullptr; }
 bool IsCudaFlopsArch(std::string_view arch) {
-  return arch == "80" || arch == "89" || arch == "90" || arch == "100";
+  return IsFixedCudaArch(arch) || arch == "90" || FindRate("CUDA", arch) != nullptr;
 }
 bool Present(double v) { return !std::isnan(v); }
 
@@ -43,10 +72,8 @@ bool HasPeakFields(std::string_view device_type, const DeviceInfo& info, bool ne
     if (!Present(info.bus_width) || !Present(info.memory_clock_rate)) return false;
     if (!need_flops) return true;
     if (!info.has_arch) return false;
-    if (info.arch == "90" || info.arch == "100") {
-      return Present(info.num_sms) && Present(info.clock_rate);
-    }
-    return true;
+    if (IsFixedCudaArch(info.arch)) return true;
+    return Present(info.num_sms) && Present(info.clock_rate);
   }
   if (!info.has_arch) return false;  // HIP: the arch selects both peaks
   if (!need_flops) return true;
@@ -62,16 +89,19 @@ double PeakFlops(std::string_view device_type, const DeviceInfo& info, int width
       return ((info.num_sms / 114 * info.clock_rate / (1755 * 1e3) * 1513) * 1e12) /
              bytes_per_element;
     }
-    return (info.num_sms * 16384 * (info.clock_rate / 1e3) * 1e6) / bytes_per_element;  // "100"
+    const double per_sm = FindRate(device_type, info.arch)->flops8_per_clock;
+    return (info.num_sms * per_sm * (info.clock_rate / 1e3) * 1e6) / bytes_per_element;
   }
-  const double k = info.arch == "gfx90a" ? 1024 : info.arch == "gfx942" ? 4096 : 8192;
-  return k * info.num_sms * info.clock_rate * 1e3 / bytes_per_element;
+  const double per_cu = FindRate(device_type, info.arch)->flops8_per_clock;
+  return per_cu * info.num_sms * info.clock_rate * 1e3 / bytes_per_element;
 }
 
 double PeakBandwidth(std::string_view device_type, const DeviceInfo& info) {
   if (device_type == "CUDA") return 2 * info.bus_width * info.memory_clock_rate * 1e3 / 8;
   if (info.arch == "gfx90a") return 3.2 * 1e12;
   if (info.arch == "gfx942") return 5.3 * 1e12;
+  if (info.arch == "gfx1100") return 960 * 1e9;
+  if (info.arch == "gfx1201") return 640 * 1e9;
   return 8.0 * 1e12;
 }
 

@@ -1,5 +1,6 @@
-// Peak throughput tables for the `util` metric (viewer.md §4.5), evaluated in exactly the
-// reference's operation order so that results match bit for bit.
+// Peak throughput tables for the `util` metric (viewer.md §4.5): the reference's entries,
+// evaluated in exactly its operation order so that results match bit for bit, and the
+// architectures it lacks (§4.5.1), by the same rule.
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 namespace proton::viewer {
 
 // Whether (device_type, arch) has a peak bandwidth / a peak FLOP/s formula. On false,
-// `message` is the §9.2 text ("Metric util: unsupported HIP architecture gfx1100", ...).
+// `message` is the §9.2 text ("Metric util: unsupported HIP architecture gfx1030", ...).
 bool HasPeakBandwidth(std::string_view device_type, const DeviceInfo& info, std::string& message);
 bool HasPeakFlops(std::string_view device_type, const DeviceInfo& info, std::string& message);
 

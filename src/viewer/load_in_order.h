@@ -1,4 +1,4 @@
-// Loads the inputs of --merge (viewer.md §11.9) on a few threads and hands them over in
+// Loads the inputs of --merge (viewer.md §11.11) on a few threads and hands them over in
 // input order, so the result never depends on which thread finished first.
 #pragma once
 

@@ -1,4 +1,4 @@
-// --export FILE with --merge=stats (viewer.md §11.9): one row per printed node and file
+// --export FILE with --merge=stats (viewer.md §11.11): one row per printed node and file
 // holding it, with the file's own values and the node's statistics, for pandas.
 #pragma once
 

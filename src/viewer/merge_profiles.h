@@ -1,4 +1,4 @@
-// --merge[=stats|sum] (viewer.md §11.9): many profiles (one per rank, or the part files of
+// --merge[=stats|sum] (viewer.md §11.11): many profiles (one per rank, or the part files of
 // one run) read one at a time into one union tree, ready to print and export.
 #pragma once
 

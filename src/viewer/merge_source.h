@@ -1,4 +1,4 @@
-// What must agree between the files of one --merge (viewer.md §11.9): the kind of context
+// What must agree between the files of one --merge (viewer.md §11.11): the kind of context
 // (Python call paths or scopes) and the device models. The device index is left out of the
 // comparison, since each rank runs on its own device of the same model.
 #pragma once

@@ -1,4 +1,4 @@
-// The statistics of --merge=stats (viewer.md §11.9) over one node's values in the files that
+// The statistics of --merge=stats (viewer.md §11.11) over one node's values in the files that
 // hold it: min, median, mean, max, imbalance (max / mean) and argmax (the file index).
 #pragma once
 

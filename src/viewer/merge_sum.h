@@ -1,4 +1,4 @@
-// --merge=sum (viewer.md §11.9): the raw metrics of every file added up per union node, then
+// --merge=sum (viewer.md §11.11): the raw metrics of every file added up per union node, then
 // turned into one ordinary profile, so that derivation, filters and printing work on the
 // sum exactly as on a single file. Memory follows the union tree.
 #pragma once

@@ -1,4 +1,4 @@
-// The union tree of --merge (viewer.md §11.9): files are mapped into it one after another,
+// The union tree of --merge (viewer.md §11.11): files are mapped into it one after another,
 // each node by its (name, type) path from the root, so that memory follows the union and
 // not the sum of the files. Union ids are given in order of first appearance; BuildTree
 // renumbers them into the pre-order a ProfileTree needs.

@@ -1,11 +1,9 @@
-// See name_normalize.h. Demangling is libstdc++'s abi::__cxa_demangle (the well-kept
-// libiberty demangler), so we do not maintain a demangler of our own.
+// See name_normalize.h. Demangling is demangle.h's DemangleItanium (libstdc++'s demangler).
 #include "viewer/name_normalize.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <unordered_map>
+
+#include "viewer/demangle.h"
 
 namespace proton::viewer {
 namespace {
@@ -33,23 +31,10 @@ bool IsHashSuffix(std::string_view s) {
   return true;
 }
 
-std::string Demangle(std::string_view name) {
-  const std::string mangled(name);
-  int status = 0;
-  char* out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) {
-    std::free(out);
-    return mangled;
-  }
-  std::string result(out);
-  std::free(out);
-  return result;
-}
-
 }  // namespace
 
 std::string NormalizeName(std::string_view name) {
-  std::string result = name.substr(0, 2) == "_Z" ? Demangle(name) : std::string(name);
+  std::string result = DemangleItanium(name);
   while (true) {
     const size_t underscore = result.rfind('_');
     // Something must remain before the suffix: "_0" and "_kernel" stay as they are.

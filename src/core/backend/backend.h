@@ -87,7 +87,8 @@ class BackendSink {
 // A plain function, so that application threads can read it without touching the backend.
 using TimestampFn = uint64_t (*)();
 
-// Implemented by each backend. All methods run on the thread of the API call that needs them
+// Implemented by each backend; every method is pure, so that a backend wrapping another (the
+// registry's owning CUPTI backend) cannot silently drop one. All methods run on the thread of the API call that needs them
 // (start/finalize/deactivate), never inside a vendor callback.
 class Backend {
  public:
@@ -103,14 +104,14 @@ class Backend {
   // still running (those would arrive incomplete and be lost). May wait for the device on the
   // calling thread. Called during the run by the phase writer thread, outside every core lock
   // (profiler.md §5.14).
-  virtual void FlushCompleted() {}
+  virtual void FlushCompleted() = 0;
   // Disables collection and unsubscribes, so another tool can subscribe afterwards.
   virtual void Stop() = 0;
   // Queried once per device id seen in a record, then cached by the core.
   virtual std::optional<DeviceInfo> QueryDevice(uint32_t device_id) = 0;
   // The clock that trace data stamps CPU events with (scopes, launches), so that they share
   // the kernels' time line; nullptr: the core's default (CLOCK_REALTIME).
-  virtual TimestampFn Timestamp() const { return nullptr; }
+  virtual TimestampFn Timestamp() const = 0;
 };
 
 }  // namespace proton

@@ -1,4 +1,4 @@
-"""Command-level checks of proton-viewer's --merge (viewer.md §11.9) against plain Python
+"""Command-level checks of proton-viewer's --merge (viewer.md §11.11) against plain Python
 computations (statistics.median, ...) over small rank profiles written here, with frames
 missing from some ranks.
 
@@ -241,6 +241,15 @@ error_case(["--merge", "-m", "time", files[0], trace], 1, "is a Chrome trace", "
 error_case(["--merge", "-m", "time", files[0], garbage], 1, "not a JSON or MessagePack profile",
            "not a profile")
 error_case(["--merge", "-m", "time", "-", "-"], 2, "can only be read once", "stdin twice")
+
+# ---- --demangle shows the merged names demangled; the files are matched by stored names ----
+mangled = []
+for r in range(2):
+    mangled.append(os.path.join(tmp, "mangled%d.hatchet" % r))
+    json.dump(to_doc({("ROOT", "fwd", "_Z3addPfS_S_i"): (100 * (r + 1), 1)}, r), open(mangled[-1], "w"))
+rc, stdout, _ = run("--merge", "-m", "time/ns", "--demangle", *mangled)
+check(rc == 0 and stdout.split("\n")[2] == "   └─ 150.000 100.000 150.000 200.000 1.333 1 2 "
+      "add(float*, float*, float*, int)", "--merge --demangle: %r" % stdout)
 
 # ---- §11.6: abbreviations keep their meaning next to --merge ----
 rc, a, _ = run("--merge", "--m", "time/ns", "--de", "1", *files)

@@ -1,0 +1,38 @@
+// The functions of proton._viewer (the module table is in module.cc). Each takes and returns
+// Python objects; a tree travels as the capsule of view_state.h. The Python-facing API and its
+// documentation are python/proton/viewer.py; these are its private building blocks.
+#pragma once
+
+#include <Python.h>
+
+namespace proton::python_viewer {
+
+// ---- Reading (calls_read.cc).
+// load_file(path) -> tree: reads and prepares a profile as proton-viewer does (§3).
+PyObject* LoadFile(PyObject* self, PyObject* path);
+// load_bytes(data: bytes, display_name: str) -> tree: the same from bytes in memory.
+PyObject* LoadBytes(PyObject* self, PyObject* args);
+// metric_names(tree) -> (inclusive keys, ["name"] + exclusive keys), §3.4.
+PyObject* MetricNames(PyObject* self, PyObject* tree);
+// device_info(tree) -> {device_type: {device_index: {field: value}}} (formats.md §2.5).
+PyObject* DeviceInfo(PyObject* self, PyObject* tree);
+// copy(tree) -> an independent tree.
+PyObject* CopyTree(PyObject* self, PyObject* tree);
+
+// ---- Derivation, filters, diff (calls_view.cc).
+// check_options(options: list[str]) -> None: the command's option checks (§9.1).
+PyObject* CheckOptions(PyObject* self, PyObject* options);
+// derive(tree, items: list[str]) -> labels: resolves -m items (§4), adding their columns.
+PyObject* Derive(PyObject* self, PyObject* args);
+// filter(tree, options: list[str], label: str) -> None: -i/-e/-t in place (§5).
+PyObject* Filter(PyObject* self, PyObject* args);
+// diff(left, left_labels, right, right_labels) -> tree: the §6 difference.
+PyObject* Diff(PyObject* self, PyObject* args);
+
+// ---- Output (calls_output.cc).
+// render(tree, labels, options: list[str], color: bool) -> bytes: what the command prints.
+PyObject* Render(PyObject* self, PyObject* args);
+// table(tree, options: list[str]) -> dict of columns, one row per node in print order.
+PyObject* Table(PyObject* self, PyObject* args);
+
+}  // namespace proton::python_viewer

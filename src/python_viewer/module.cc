@@ -1,0 +1,38 @@
+// proton._viewer: the viewer core (src/format, src/viewer) for the Python API in
+// python/proton/viewer.py. A module of its own, apart from proton._C: _C is loaded into every
+// profiled process and is built where the viewer's libraries (simdjson, PCRE2) are missing.
+#include <Python.h>
+
+#include "calls.h"
+
+namespace proton::python_viewer {
+namespace {
+
+PyMethodDef kMethods[] = {
+    {"load_file", LoadFile, METH_O, "Reads and prepares a profile file."},
+    {"load_bytes", LoadBytes, METH_VARARGS, "Reads and prepares a profile from bytes."},
+    {"metric_names", MetricNames, METH_O, "(inclusive keys, exclusive names) of a tree."},
+    {"device_info", DeviceInfo, METH_O, "The device table of a tree as a dict."},
+    {"copy", CopyTree, METH_O, "An independent copy of a tree."},
+    {"check_options", CheckOptions, METH_O, "proton-viewer's checks of its options."},
+    {"derive", Derive, METH_VARARGS, "Resolves metric items, adding their columns."},
+    {"filter", Filter, METH_VARARGS, "Applies -i/-e/-t to a tree in place."},
+    {"diff", Diff, METH_VARARGS, "The difference of two trees."},
+    {"render", Render, METH_VARARGS, "What proton-viewer prints for a tree, as bytes."},
+    {"table", Table, METH_VARARGS, "The columns of a tree, one row per node."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef kModule = {PyModuleDef_HEAD_INIT,
+                       "proton._viewer",
+                       "The proton-viewer core for proton.viewer (private).",
+                       -1,
+                       kMethods,
+                       nullptr,
+                       nullptr,
+                       nullptr,
+                       nullptr};
+
+}  // namespace
+}  // namespace proton::python_viewer
+
+PyMODINIT_FUNC PyInit__viewer() { return PyModule_Create(&proton::python_viewer::kModule); }

@@ -1,0 +1,36 @@
+// Argument conversion and error raising for proton._viewer. Every function here must be
+// called with the GIL held; the bool ones leave a Python error set when they return false.
+#pragma once
+
+#include <Python.h>
+
+#include <string>
+#include <vector>
+
+#include "util/status.h"
+#include "viewer/cli_args.h"
+
+namespace proton::python_viewer {
+
+// A str argument as its UTF-8 bytes.
+bool ToString(PyObject* object, const char* what, std::string* out);
+
+// A list or tuple of str.
+bool ToStringList(PyObject* object, const char* what, std::vector<std::string>* out);
+
+// The command's option parser on `options` plus a placeholder FILE, so that every option
+// value is checked and converted exactly as proton-viewer does (same messages, §9.1).
+// A usage error raises ValueError.
+bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* out);
+
+// Raises `status` as `type` with the message the command prints after "proton-viewer: error: ".
+// Returns nullptr for `return` chaining.
+PyObject* Raise(PyObject* type, const Status& status);
+
+// Reading errors: FileNotFoundError for a missing file, RuntimeError otherwise.
+PyObject* RaiseReadError(const Status& status);
+
+// A list of str from C++ strings (new reference, nullptr on error).
+PyObject* StringList(const std::vector<std::string>& values);
+
+}  // namespace proton::python_viewer
