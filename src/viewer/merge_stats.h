@@ -33,7 +33,7 @@ struct MergeStats {
   double median = kMissing;
   double mean = kMissing;
   double max = kMissing;
-  double imbalance = kMissing;  // max / mean; NaN when the mean is 0 or not a number
+  double imbalance = kMissing;  // max / mean; NaN when the mean is 0 or not finite
   double argmax = kMissing;     // index of the first file holding the max; NaN without values
   double get(MergeStat stat) const;
 };
