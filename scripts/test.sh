@@ -19,9 +19,9 @@ cmake --build build-asan -j "$jobs"
 ctest --test-dir build-asan -L 'viewer|core|fuzz' -LE gpu --output-on-failure -j "$jobs"
 
 # 3. ThreadSanitizer: the multi-threaded C++ tests: core (correlation ring, context caches,
-#    sessions), cupti (the backend on the fake CUPTI) and the reader's read-ahead thread. Only
-#    their executables are built (docs/design.md: why these, and the time). Any report fails
-#    the test that made it (halt_on_error, exit code 66).
+#    sessions), cupti (the backend on the fake CUPTI), the reader's read-ahead thread and
+#    --merge's loader threads. Only their executables are built (docs/design.md: why these,
+#    and the time). Any report fails the test that made it (halt_on_error, exit code 66).
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WERROR=ON \
   -DPROTON_SANITIZE=thread -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF >/dev/null
 tsan_options=halt_on_error=1:exitcode=66:second_deadlock_stack=1
@@ -31,7 +31,7 @@ export TSAN_OPTIONS="$tsan_options${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 # runs without address randomization.
 tsan_run=$(scripts/tsan-check.sh build-tsan)
 $tsan_run cmake --build build-tsan -j "$jobs" \
-  --target proton_core_test proton_cupti_tests proton_format_tests
+  --target proton_core_test proton_cupti_tests proton_format_tests proton_viewer_loader_tests
 $tsan_run ctest --test-dir build-tsan -L 'core|cupti' -LE gpu --output-on-failure -j "$jobs"
-$tsan_run ctest --test-dir build-tsan -R '^(Reader[A-Za-z]*|JsonFastReader|ReadAhead)\.' \
+$tsan_run ctest --test-dir build-tsan -R '^(Reader[A-Za-z]*|JsonFastReader|ReadAhead|InOrderLoader)\.' \
   --output-on-failure -j "$jobs"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The --html page on large profiles (viewer.md §11.11): page size per node, the viewer's time
+"""The --html page on large profiles (viewer.md §11.12): page size per node, the viewer's time
 to write it, and the time until the page is interactive in headless Chromium (Selenium).
 
   html_bench.py [--metrics M] [--depth D] VIEWER PROFILE [PROFILE...]

@@ -4,6 +4,7 @@
 // consumed left to right by consume_optional, converting values as each option is taken.
 #include "viewer/cli_args.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -14,7 +15,7 @@ namespace {
 
 enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
                  kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle, kHtml,
-                 kSpeedscope };
+                 kSpeedscope, kMerge };
 
 struct OptionString {
   std::string_view text;
@@ -36,7 +37,7 @@ constexpr OptionString kOptionStrings[] = {
     {"--diff-profile", Opt::kDiffProfile}, {"-diff", Opt::kDiffProfile},
 };
 
-// Our own options (§11.7-§11.11). They are found only by their full spelling (or with
+// Our own options (§11.7-§11.12). They are found only by their full spelling (or with
 // "=VALUE"), never as prefixes, so that every abbreviation the reference accepts (--m, --de,
 // --ex, --f, ...) keeps its meaning (§11.6).
 constexpr OptionString kExtensionStrings[] = {
@@ -46,13 +47,15 @@ constexpr OptionString kExtensionStrings[] = {
     {"--demangle", Opt::kDemangle},
     {"--html", Opt::kHtml},
     {"--speedscope", Opt::kSpeedscope},
+    {"--merge", Opt::kMerge},
 };
 
-// Whether the option consumes a value (attached or the next argument). --demangle's value
-// is optional and only ever attached ("--demangle=short"), so it never takes FILE (§11.9).
+// Whether the option consumes a value (attached or the next argument). --demangle's and
+// --merge's values are optional and only ever attached ("--demangle=short",
+// "--merge=sum"), so they never take FILE (§11.9, §11.11).
 bool TakesValue(Opt opt) {
   return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted &&
-         opt != Opt::kDemangle;
+         opt != Opt::kDemangle && opt != Opt::kMerge;
 }
 
 // The action's name in messages: its option strings joined with '/'.
@@ -74,6 +77,7 @@ std::string_view ActionName(Opt opt) {
     case Opt::kDemangle: return "--demangle";
     case Opt::kHtml: return "--html";
     case Opt::kSpeedscope: return "--speedscope";
+    case Opt::kMerge: return "--merge";
   }
   return "";
 }
@@ -252,6 +256,12 @@ Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
       if (value->empty()) return ArgumentError(opt, "FILE must not be empty");
       (opt == Opt::kHtml ? a.html_path : a.speedscope_path) = *value;
       return Status();
+    case Opt::kMerge:
+      if (value == nullptr || *value == "stats") a.merge = MergeMode::kStats;
+      else if (*value == "sum") a.merge = MergeMode::kSum;
+      else return ArgumentError(opt, "invalid choice: '" + *value +
+                                         "' (choose from 'stats', 'sum')");
+      return Status();
     case Opt::kThreshold: {
       std::optional<double> v = ParsePyFloat(*value);
       if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
@@ -303,7 +313,7 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   std::string option_string(tuple.option_string);
   std::optional<std::string> explicit_arg = std::move(tuple.explicit_arg);
   while (true) {
-    if (opt == Opt::kDemangle) {  // an optional value, attached or absent
+    if (opt == Opt::kDemangle || opt == Opt::kMerge) {  // an optional value, attached or absent
       actions.emplace_back(opt, std::move(explicit_arg));
       break;
     }
@@ -346,6 +356,19 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
   return stop;
 }
 
+// --merge's combinations (§11.11): it reads FILEs only, and standard input at most once.
+Status CheckMerge(const ViewerArgs& a) {
+  if (a.merge == MergeMode::kNone) return Status();
+  if (a.list) return Status::UsageError("--merge cannot be used with -l/--list");
+  if (!a.diff_profile.empty()) {
+    return Status::UsageError("--merge cannot be used with --diff-profile");
+  }
+  if (std::count(a.files.begin(), a.files.end(), "-") > 1) {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
 Status CheckAfterScan(ScanState& st) {
   ViewerArgs& a = st.args;
   if (!st.unknown.empty()) {
@@ -357,11 +380,13 @@ Status CheckAfterScan(ScanState& st) {
     return Status::UsageError("unrecognized arguments: " + list);
   }
   if (st.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (st.positionals.size() > 1) {
+  if (st.positionals.size() > 1 && a.merge == MergeMode::kNone) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(st.positionals.size()) + ")");
   }
   a.file = st.positionals[0];
+  a.files = st.positionals;
+  PROTON_RETURN_IF_ERROR(CheckMerge(a));
   if (!a.include.empty() && !a.exclude.empty()) {
     return Status::UsageError("Cannot specify both include and exclude");
   }
@@ -514,7 +539,14 @@ std::string_view HelpText() {
       "  --html FILE           also write an interactive page to FILE: flame graph of the\n"
       "                        printed tree, sortable frame table, devices (offline, one file)\n"
       "  --speedscope FILE     also write the printed tree to FILE in speedscope's format,\n"
-      "                        weighted by the first -m column (not with --diff-profile)\n";
+      "                        weighted by the first -m column (not with --diff-profile)\n"
+      "  --merge[=stats|sum]   read every FILE (one per rank, or the part files of one run)\n"
+      "                        into one tree. stats (default): per frame and -m column\n"
+      "                        the median, min, mean, max, imbalance (max/mean) and argmax\n"
+      "                        (index of the FILE holding the max) over the FILEs holding\n"
+      "                        the frame, then their count; the first column's median\n"
+      "                        drives -t, the colours and --print-sorted. sum: the FILEs\n"
+      "                        added up, shown as one profile\n";
   return kHelp;
 }
 

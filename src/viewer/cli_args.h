@@ -21,6 +21,9 @@ enum class MatchMode { kExact, kNormalized };
 // reduced to the qualified base name.
 enum class DemangleMode { kOff, kFull, kShort };
 
+// --merge over several FILEs (§11.11): none, per-node statistics, or the sum.
+enum class MergeMode { kNone, kStats, kSum };
+
 struct ViewerArgs {
   bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
   bool list = false;
@@ -35,7 +38,7 @@ struct ViewerArgs {
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
   std::string diff_profile;          // "" = no diff
-  // Beyond the reference (§11.7-§11.11); matched by their full spelling only.
+  // Beyond the reference (§11.7-§11.12); matched by their full spelling only.
   bool has_fail_above = false;       // --fail-above PCT[,MIN]: the regression gate
   double fail_above_pct = 0.0;       // finite, >= 0
   double fail_above_min = 0.0;       // finite, >= 0
@@ -43,9 +46,11 @@ struct ViewerArgs {
   MatchMode match = MatchMode::kExact;
   std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
   DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
-  std::string html_path;             // --html FILE ("" = none): the interactive page (§11.11)
-  std::string speedscope_path;       // --speedscope FILE ("" = none), not with a diff (§11.11)
-  std::string file;
+  std::string html_path;             // --html FILE ("" = none): the interactive page (§11.12)
+  std::string speedscope_path;       // --speedscope FILE ("" = none), not with a diff (§11.12)
+  MergeMode merge = MergeMode::kNone;          // --merge[=stats|sum]
+  std::string file;                            // the first FILE
+  std::vector<std::string> files;              // every FILE, in order (one unless --merge)
 };
 
 // Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the

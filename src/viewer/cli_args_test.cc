@@ -281,7 +281,7 @@ TEST(CliArgs, Demangle) {
 namespace proton::viewer {
 namespace {
 
-// --html and --speedscope (§11.11): full spellings only; `--h` stays --help.
+// --html and --speedscope (§11.12): full spellings only; `--h` stays --help.
 TEST(CliArgs, HtmlAndSpeedscope) {
   ViewerArgs a = Parse({"-m", "time/us", "--html", "p.html", "--speedscope=p.json", "f"});
   EXPECT_EQ(a.html_path, "p.html");
@@ -299,6 +299,36 @@ TEST(CliArgs, HtmlAndSpeedscope) {
   const std::string help(HelpText());
   EXPECT_NE(help.find("\n  --html FILE "), std::string::npos);
   EXPECT_NE(help.find("\n  --speedscope FILE "), std::string::npos);
+}
+
+TEST(CliArgs, MergeTakesEveryFileAndItsValueOnlyAfterEquals) {
+  ViewerArgs a = Parse({"--merge", "-m", "time", "a.hatchet", "b.hatchet", "c.hatchet"});
+  EXPECT_EQ(a.merge, MergeMode::kStats);
+  EXPECT_EQ(a.files, (std::vector<std::string>{"a.hatchet", "b.hatchet", "c.hatchet"}));
+  EXPECT_EQ(a.file, "a.hatchet");
+  EXPECT_EQ(Parse({"--merge=sum", "a", "b"}).merge, MergeMode::kSum);
+  EXPECT_EQ(Parse({"--merge=stats", "a"}).merge, MergeMode::kStats);
+  // Bare --merge does not take "sum" as its value: it is a FILE.
+  EXPECT_EQ(Parse({"--merge", "sum", "a"}).files.size(), 2u);
+}
+
+TEST(CliArgs, MergeErrors) {
+  EXPECT_EQ(Error({"--merge=max", "a", "b"}),
+            "argument --merge: invalid choice: 'max' (choose from 'stats', 'sum')");
+  EXPECT_EQ(Error({"--merge=", "a"}),
+            "argument --merge: invalid choice: '' (choose from 'stats', 'sum')");
+  EXPECT_EQ(Error({"a", "b"}), "Must specify exactly one file to read (got 2)");
+  EXPECT_EQ(Error({"--merge", "-diff", "c", "a", "b"}),
+            "--merge cannot be used with --diff-profile");
+  EXPECT_EQ(Error({"--merge", "-l", "a", "b"}), "--merge cannot be used with -l/--list");
+  EXPECT_EQ(Error({"--merge", "-", "a", "-"}), "standard input ('-') can only be read once");
+}
+
+TEST(CliArgs, MergeIsNeverAPrefixAndLeavesAbbreviationsAlone) {
+  EXPECT_EQ(Error({"--mer", "a"}), "unrecognized arguments: --mer");
+  ViewerArgs a = Parse({"--merge", "--m", "time", "--de", "2", "a", "b"});
+  EXPECT_EQ(a.metrics, std::vector<std::string>{"time"});
+  EXPECT_EQ(a.depth, 2);
 }
 
 }  // namespace

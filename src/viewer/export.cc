@@ -20,33 +20,6 @@ bool EndsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
-void AppendCsvField(std::string& out, std::string_view s) {
-  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
-    out += s;
-    return;
-  }
-  out += '"';
-  for (const char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  out += '"';
-}
-
-// JSON has no NaN or infinity: both are null (pandas reads null as NaN).
-void AppendJsonNumber(std::string& out, double v) {
-  if (std::isfinite(v)) AppendShortest(out, v);
-  else out += "null";
-}
-
-// CSV: NaN is an empty field; infinities are "inf" and "-inf", as pandas reads them.
-void AppendCsvNumber(std::string& out, double v) {
-  if (std::isnan(v)) return;
-  if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
-  else AppendShortest(out, v);
-}
-
 class TableWriter {
  public:
   TableWriter(std::FILE* file, const PrintInput& in, const std::vector<std::string>& items,
@@ -111,6 +84,33 @@ Status WriteError(const std::string& path, int error) {
 }
 
 }  // namespace
+
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+void AppendCsvField(std::string& out, std::string_view s) {
+  if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += s;
+    return;
+  }
+  out += '"';
+  for (const char c : s) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+// JSON has no NaN or infinity: both are null (pandas reads null as NaN).
+void AppendJsonNumber(std::string& out, double v) {
+  if (std::isfinite(v)) AppendShortest(out, v);
+  else out += "null";
+}
+
+// CSV: NaN is an empty field; infinities are "inf" and "-inf", as pandas reads them.
+void AppendCsvNumber(std::string& out, double v) {
+  if (std::isnan(v)) return;
+  if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
+  else AppendShortest(out, v);
+}
 
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth) {

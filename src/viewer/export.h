@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/status.h"
@@ -14,6 +15,14 @@ namespace proton::viewer {
 
 // Writes the table of `in` to `path`: columns path, name, depth, then one per -m item named
 // by `items`. A file that cannot be created or written is a processing error.
+// The cells of both formats, shared with --merge's table (merge_export.h).
+// RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
+void AppendCsvField(std::string& out, std::string_view s);
+// CSV: NaN is an empty field; infinities are "inf" and "-inf", as pandas reads them.
+void AppendCsvNumber(std::string& out, double v);
+// JSON has no NaN or infinity: both are null (pandas reads null as NaN).
+void AppendJsonNumber(std::string& out, double v);
+
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth);
 

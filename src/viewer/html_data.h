@@ -1,4 +1,4 @@
-// The data of the --html page (viewer.md §11.11): one JSON document holding the printed tree
+// The data of the --html page (viewer.md §11.12): one JSON document holding the printed tree
 // as columns (arrays indexed by the page's node number, which is print order: pre-order with
 // sorted children), so that a 1,000,000-node page stays small and parses fast.
 //

@@ -1,4 +1,4 @@
-// --html FILE (viewer.md §11.11): one self-contained page (no network, no other file) with a
+// --html FILE (viewer.md §11.12): one self-contained page (no network, no other file) with a
 // flame graph of the printed tree, the sorted frame table, the devices and the command line.
 #pragma once
 

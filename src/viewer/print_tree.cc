@@ -75,7 +75,7 @@ class TreeWriter {
         const std::string_view code = c == 0 ? ColorFor(v, range_) : kFaint;
         p = std::copy(code.begin(), code.end(), p);
       }
-      p = FormatFixed(p, v, 3);
+      p = FormatFixed(p, v, in_.decimals.empty() ? 3 : in_.decimals[c]);
       if (options_.color) p = std::copy(kReset.begin(), kReset.end(), p);
       out_.Commit(p);
     }

@@ -1,4 +1,4 @@
-// What the side outputs that draw the printed tree (--html, --speedscope; viewer.md §11.11)
+// What the side outputs that draw the printed tree (--html, --speedscope; viewer.md §11.12)
 // read: the printer's own input, so that they show exactly what the terminal shows, plus the
 // context the terminal does not print (command line, devices, both sides of a diff).
 #pragma once

@@ -1,4 +1,4 @@
-// --speedscope FILE (viewer.md §11.11): the printed tree in speedscope's file format
+// --speedscope FILE (viewer.md §11.12): the printed tree in speedscope's file format
 // (https://www.speedscope.app/file-format-schema.json), one "sampled" profile whose samples
 // are the printed frames' stacks, weighted by each frame's own share of the first column.
 #pragma once

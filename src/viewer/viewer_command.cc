@@ -20,6 +20,8 @@
 #include "viewer/fail_gate.h"
 #include "viewer/filters.h"
 #include "viewer/html_report.h"
+#include "viewer/merge_export.h"
+#include "viewer/merge_profiles.h"
 #include "viewer/metrics.h"
 #include "viewer/name_normalize.h"
 #include "viewer/printers.h"
@@ -109,6 +111,32 @@ Result<int> FinishOutput(OutputBuffer& out) {
                        std::strerror(out.error()));
 }
 
+PrintOptions PrintOptionsFor(const ViewerArgs& args, bool color) {
+  PrintOptions options;
+  options.depth = args.depth;
+  options.format = args.format;
+  options.color = color;
+  options.print_sorted = args.print_sorted;
+  return options;
+}
+
+// --merge (§11.11): the export, then the printed tree of the merged profiles.
+Result<int> RunMerge(const ViewerArgs& args, int out_fd, bool color) {
+  PROTON_ASSIGN_OR_RETURN(MergedProfiles merged, MergeProfiles(args));
+  merged.in.tree = &merged.tree;
+  // Display only (§11.9): the files were matched and filtered by their stored names.
+  ApplyDemangle(merged.tree, args.demangle);
+  if (!args.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(
+        args.merge == MergeMode::kSum
+            ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
+            : ExportMergeTable(args.export_path, merged, args.metrics, args.depth));
+  }
+  OutputBuffer out(out_fd);
+  PrintAll(out, merged.in, PrintOptionsFor(args, color));
+  return FinishOutput(out);
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color,
@@ -126,6 +154,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (args.metrics.empty()) return 0;  // FILE is not even opened (§2.4)
+  if (args.merge != MergeMode::kNone) return RunMerge(args, out_fd, color);
 
   PROTON_ASSIGN_OR_RETURN(Prepared left, Prepare(args.file, args));
   PrintInput in;
@@ -150,14 +179,9 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
   // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
   ApplyDemangle(diff ? diff->tree : left.tree, args.demangle);
   PROTON_RETURN_IF_ERROR(WriteSideOutputs(in, args, argv, left, right, diff));
-  PrintOptions options;
-  options.depth = args.depth;
-  options.format = args.format;
-  options.color = color;
-  options.print_sorted = args.print_sorted;
   {
     OutputBuffer out(out_fd);
-    PrintAll(out, in, options);
+    PrintAll(out, in, PrintOptionsFor(args, color));
     if (Result<int> written = FinishOutput(out); !written.ok()) return written;
   }  // flushed here: the gate's lines come after the normal output
   if (!args.has_fail_above) return 0;

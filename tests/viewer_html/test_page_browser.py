@@ -1,4 +1,4 @@
-"""The --html page in headless Chromium (viewer.md §11.11): it loads without console errors,
+"""The --html page in headless Chromium (viewer.md §11.12): it loads without console errors,
 draws exactly the printed tree, and zoom, search, sort and hover work. Screenshots go to
 $PROTON_ARTIFACT_DIR."""
 import json

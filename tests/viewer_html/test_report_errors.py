@@ -1,4 +1,4 @@
-"""--html/--speedscope on bad input (viewer.md §11.11, §9): the terminal's error, one line,
+"""--html/--speedscope on bad input (viewer.md §11.12, §9): the terminal's error, one line,
 and no file written; an unwritable path is one line and status 1."""
 import pytest
 

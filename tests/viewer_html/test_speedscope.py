@@ -1,4 +1,4 @@
-"""--speedscope (viewer.md §11.11): files valid against speedscope's own schema, with the
+"""--speedscope (viewer.md §11.12): files valid against speedscope's own schema, with the
 fields it requires, and weights that add up to the printed tree's values."""
 import json
 import math

@@ -1,4 +1,4 @@
-// The --html page's script (viewer.md §11.11): draws the data of html_data.h as an icicle
+// The --html page's script (viewer.md §11.12): draws the data of html_data.h as an icicle
 // graph on one canvas (ROOT on top), with hover, zoom, search, the sorted frame table and the
 // device table. Everything the page shows is set with textContent or drawn on the canvas, so
 // frame names can never become markup. window.protonReport exposes the drawn geometry and

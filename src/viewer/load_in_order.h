@@ -1,0 +1,103 @@
+// Loads the inputs of --merge (viewer.md §11.11) on a few threads and hands them over in
+// input order, so the result never depends on which thread finished first.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "util/status.h"
+
+namespace proton::viewer {
+
+// Runs load(i) for i in [0, count) on `threads` worker threads, never more than `window`
+// (>= 1) indices ahead of the consumer (so at most window + 1 results exist at once, the
+// one being consumed included), and consume(i, value) on the calling thread in
+// increasing i. The first error in index order (of load or consume) stops the work and is
+// returned: a later index's error is never reported before an earlier one's. With
+// threads == 0 everything runs on the calling thread, one index after another.
+template <typename T>
+class InOrderLoader {
+ public:
+  using Load = std::function<Result<T>(size_t)>;
+  using Consume = std::function<Status(size_t, T&)>;
+
+  static Status Run(size_t count, size_t threads, size_t window, const Load& load,
+                    const Consume& consume) {
+    if (threads == 0) return RunInline(count, load, consume);
+    InOrderLoader loader(count, window, load);
+    std::vector<std::thread> workers;
+    for (size_t t = 0; t < threads; ++t) workers.emplace_back([&loader] { loader.Work(); });
+    Status status = loader.ConsumeAll(consume);
+    loader.Stop();
+    for (std::thread& worker : workers) worker.join();
+    return status;
+  }
+
+ private:
+  InOrderLoader(size_t count, size_t window, const Load& load)
+      : count_(count), window_(window), load_(load), slots_(window) {}
+
+  static Status RunInline(size_t count, const Load& load, const Consume& consume) {
+    for (size_t i = 0; i < count; ++i) {
+      Result<T> value = load(i);
+      if (!value.ok()) return value.status();
+      PROTON_RETURN_IF_ERROR(consume(i, *value));
+    }
+    return Status();
+  }
+
+  void Work() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [&] { return stop_ || next_ == count_ || next_ < consumed_ + window_; });
+      if (stop_ || next_ == count_) return;
+      const size_t i = next_++;
+      lock.unlock();
+      Result<T> value = load_(i);
+      lock.lock();
+      slots_[i % window_].emplace(std::move(value));
+      changed_.notify_all();
+    }
+  }
+
+  Status ConsumeAll(const Consume& consume) {
+    for (size_t i = 0; i < count_; ++i) {
+      std::optional<Result<T>> value;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return slots_[i % window_].has_value(); });
+        value.swap(slots_[i % window_]);
+        consumed_ = i + 1;  // frees the slot for index i + window
+      }
+      changed_.notify_all();
+      if (!value->ok()) return value->status();
+      PROTON_RETURN_IF_ERROR(consume(i, **value));
+    }
+    return Status();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+  }
+
+  const size_t count_;
+  const size_t window_;
+  const Load& load_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<std::optional<Result<T>>> slots_;  // index i waits in slot i % window
+  size_t next_ = 0;                              // the next index a worker takes
+  size_t consumed_ = 0;                          // indices handed to the consumer
+  bool stop_ = false;
+};
+
+}  // namespace proton::viewer
