@@ -9,25 +9,13 @@ Standard library only. Prints one line per failed check and exits 1 if any faile
 import json
 import os
 import re
-import subprocess
-import sys
 import tempfile
 
-VIEWER = sys.argv[1]
+from viewer_check import check, finish, run
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHADOW = os.path.join(HERE, "..", "..", "refdata", "gpt2_shadow.hatchet")  # PyTorch GPT-2
-failures = []
 
 
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([VIEWER, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 def split_rows(out):
@@ -193,5 +181,4 @@ with tempfile.TemporaryDirectory() as tmp:
         check(rc == 1 and err.strip() == "proton-viewer: error: Metric util: unsupported %s "
               "architecture %s" % (word, arch), "%s %s stays unsupported" % (device_type, arch))
 
-print("%d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish("demangle_peaks_check")

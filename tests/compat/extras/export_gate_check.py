@@ -7,28 +7,15 @@ Standard library only. Prints one line per failed check and exits 1 if any faile
 """
 import csv
 import json
-import math
 import os
-import subprocess
-import sys
 import tempfile
 
-VIEWER = sys.argv[1]
+from viewer_check import check, close, finish, run
 REFDATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "refdata")
 HOOK = os.path.join(REFDATA, "ref_hook.hatchet")      # Triton 3.6, launch hook
 SHADOW = os.path.join(REFDATA, "ref_shadow.hatchet")  # Triton 3.6, shadow context (slower)
-failures = []
 
 
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
-
-
-def run(*args):
-    p = subprocess.run([VIEWER, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
 
 
 # ---- plain computation: inclusive sums over the JSON tree, duplicates merged by path ----
@@ -50,11 +37,6 @@ def inclusive_by_path(path_file, key):
             inc[path[:i]] = inc.get(path[:i], 0) + value
     return inc
 
-
-def close(a, b):
-    if a is None or b is None:
-        return a is None and b is None
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-9)
 
 
 def read_jsonl(path):
@@ -195,5 +177,4 @@ for args, message in (
     check(rc == 2 and out == "" and err.startswith("usage: proton-viewer") and
           err.endswith("proton-viewer: error: " + message + "\n"), "usage error %r" % err)
 
-print("%d failed checks" % len(failures))
-sys.exit(1 if failures else 0)
+finish("export_gate_check")

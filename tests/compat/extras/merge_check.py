@@ -8,36 +8,18 @@ Standard library only. Prints one line per failed check and exits 1 if any faile
 """
 import csv
 import json
-import math
 import os
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 
-VIEWER = sys.argv[1]
+from viewer_check import check, close, finish, run
 DEVICE = {"arch": "90", "bus_width": 6016, "clock_rate": 1980000,
           "memory_clock_rate": 3201000, "num_sms": 132}
 RANKS = 5
-failures = []
 
 
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
 
-
-def run(*args):
-    p = subprocess.run([VIEWER, *args], capture_output=True, text=True)
-    return p.returncode, p.stdout, p.stderr
-
-
-def close(a, b):
-    if a is None or b is None or (isinstance(a, float) and math.isnan(a)):
-        return (a is None or math.isnan(a)) and (b is None or math.isnan(b))
-    return math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-9)
 
 
 # ---- the rank files: {path tuple: (time, count)} for the kernels of each rank ----
@@ -258,5 +240,4 @@ check(rc == 0 and a == b and len(a.strip().split("\n")) == 1, "--m/--de with --m
 rc, _, stderr = run("--mer", "-m", "time", *files)
 check(rc == 2 and "unrecognized arguments: --mer" in stderr, "--mer is not --merge: %r" % stderr)
 
-print("merge_check: %d failed" % len(failures))
-sys.exit(1 if failures else 0)
+finish("merge_check")
