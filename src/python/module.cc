@@ -20,6 +20,7 @@
 #include "launch_hook.h"
 #include "metrics_convert.h"
 #include "proton/proton.h"
+#include "python_common/utf8_view.h"
 #include "python_frames.h"
 #include "scope_type.h"
 
@@ -29,17 +30,7 @@ bool g_profiling_on = false;
 
 namespace {
 
-bool StrView(PyObject* object, const char* what, std::string_view* out) {
-  if (!PyUnicode_Check(object)) {
-    PyErr_Format(PyExc_TypeError, "%s must be str, not %.200s", what, Py_TYPE(object)->tp_name);
-    return false;
-  }
-  Py_ssize_t size = 0;
-  const char* utf8 = PyUnicode_AsUTF8AndSize(object, &size);
-  if (utf8 == nullptr) return false;
-  *out = std::string_view(utf8, static_cast<size_t>(size));
-  return true;
-}
+using python_common::Utf8View;
 
 // None → nullopt, int → session id.
 bool OptionalSession(PyObject* object, std::optional<int>* out) {
@@ -80,7 +71,7 @@ PyObject* Start(PyObject*, PyObject* args) {
   StartOptions options;
   if (name != Py_None) {
     std::string_view view;
-    if (!StrView(name, "name", &view)) return nullptr;
+    if (!Utf8View(name, "name", &view)) return nullptr;
     options.name = std::string(view);
   }
   options.context = context;
@@ -146,7 +137,7 @@ PyObject* EnterScopePy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   uint64_t id = 0;
   std::string_view name;
   if (!CheckArgs("enter_scope", nargs, 2) || !ScopeId(args[0], &id) ||
-      !StrView(args[1], "name", &name)) {
+      !Utf8View(args[1], "name", &name)) {
     return nullptr;
   }
   proton::EnterScope(id, name);
@@ -157,7 +148,7 @@ PyObject* ExitScopePy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   uint64_t id = 0;
   std::string_view name;
   if (!CheckArgs("exit_scope", nargs, 2) || !ScopeId(args[0], &id) ||
-      !StrView(args[1], "name", &name)) {
+      !Utf8View(args[1], "name", &name)) {
     return nullptr;
   }
   return NoneOrRaise(proton::ExitScope(id, name));
@@ -174,7 +165,7 @@ PyObject* AddMetricsPy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
 
 PyObject* EnterStatePy(PyObject*, PyObject* name_arg) {
   std::string_view name;
-  if (!StrView(name_arg, "name", &name)) return nullptr;
+  if (!Utf8View(name_arg, "name", &name)) return nullptr;
   proton::EnterState(name);
   Py_RETURN_NONE;
 }
@@ -188,7 +179,7 @@ PyObject* EnterOpPy(PyObject*, PyObject* const* args, Py_ssize_t nargs) {
   uint64_t id = 0;
   std::string_view name;
   if (!CheckArgs("enter_op", nargs, 2) || !ScopeId(args[0], &id) ||
-      !StrView(args[1], "name", &name)) {
+      !Utf8View(args[1], "name", &name)) {
     return nullptr;
   }
   proton::EnterOp(id, name);

@@ -5,17 +5,14 @@
 #include <cstring>
 #include <string_view>
 
+#include "python_common/utf8_view.h"
+
 namespace proton::python_viewer {
 
 bool ToString(PyObject* object, const char* what, std::string* out) {
-  if (!PyUnicode_Check(object)) {
-    PyErr_Format(PyExc_TypeError, "%s must be str, not %.200s", what, Py_TYPE(object)->tp_name);
-    return false;
-  }
-  Py_ssize_t size = 0;
-  const char* utf8 = PyUnicode_AsUTF8AndSize(object, &size);
-  if (utf8 == nullptr) return false;
-  out->assign(utf8, static_cast<size_t>(size));
+  std::string_view text;
+  if (!python_common::Utf8View(object, what, &text)) return false;
+  out->assign(text);
   return true;
 }
 
