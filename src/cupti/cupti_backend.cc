@@ -100,7 +100,8 @@ Status CuptiBackend::LoadLibraries() {
 }
 
 Status CuptiBackend::EnableCallbacks(bool nvtx, bool pc_sampling) {
-  auto enable = [&](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) {
+  auto enable = [&](CUpti_CallbackDomain domain,
+                    std::span<const CUpti_CallbackId> ids) -> Status {
     for (CUpti_CallbackId id : ids) {
       CUptiResult result = cupti_->enable_callback(1, subscriber_, domain, id);
       if (result != CUPTI_SUCCESS) {

@@ -41,8 +41,8 @@ Result<std::shared_ptr<Data>> PhaseSet::Get(int phase) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = phases_.find(phase);
   if (it == phases_.end() || it->second.data == nullptr) {
-    return Status(Status::Error("[PROTON] Phase " + std::to_string(phase) + " has no data.",
-                                ErrorKind::kRuntime));
+    return Status::Error("[PROTON] Phase " + std::to_string(phase) + " has no data.",
+                         ErrorKind::kRuntime);
   }
   return it->second.data;
 }
