@@ -16,6 +16,7 @@
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
 #include "format/msgpack_reader.h"
+#include "viewer/tree_invariants.h"
 
 namespace proton::format {
 
@@ -152,6 +153,7 @@ Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t ca
     fail = ParseMsgpack(data, size, tree);
   }
   if (fail != ReadFail::kNone) return ReadFailError(fail, name);
+  viewer::DcheckPreOrder(tree);
   return tree;
 }
 
@@ -186,6 +188,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
         viewer::ProfileTree tree;
         if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
           ::close(fd);
+          viewer::DcheckPreOrder(tree);
           return tree;
         }
       }
