@@ -18,6 +18,11 @@ elseif(PROTON_SANITIZE STREQUAL "thread")
 elseif(NOT PROTON_SANITIZE STREQUAL "")
   message(FATAL_ERROR "PROTON_SANITIZE must be '', 'address' or 'thread'")
 endif()
+# The sanitizer trees are RelWithDebInfo (NDEBUG set), yet they are where invariants matter most:
+# PROTON_DCHECK is on there as in debug builds (src/util/check.h).
+if(NOT PROTON_SANITIZE STREQUAL "" OR PROTON_FUZZ)
+  add_compile_definitions(PROTON_DCHECK_ON)
+endif()
 
 if(PROTON_FUZZ)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")

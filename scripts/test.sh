@@ -16,7 +16,7 @@ ctest --test-dir build -LE gpu --output-on-failure -j "$jobs"
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WERROR=ON \
   -DPROTON_SANITIZE=address -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
-ctest --test-dir build-asan -L 'viewer|core|fuzz' -LE gpu --output-on-failure -j "$jobs"
+ctest --test-dir build-asan -L 'util|viewer|core|fuzz' -LE gpu --output-on-failure -j "$jobs"
 
 # 3. ThreadSanitizer: the multi-threaded C++ tests: core (correlation ring, context caches,
 #    sessions), cupti (the backend on the fake CUPTI), the reader's read-ahead thread and

@@ -26,7 +26,7 @@ Status CheckName(const std::optional<std::string>& name) {
 Result<std::optional<int>> Start(const StartOptions& options) {
   Status name_ok = CheckName(options.name);
   auto result = name_ok.ok() ? SessionManager::Get().Start(options, /*cli_start=*/false)
-                             : Result<std::optional<int>>(name_ok);
+                             : Result<std::optional<int>>(name_ok.error());
   if (Recording()) {
     RecordLine line("start");
     if (options.name) {

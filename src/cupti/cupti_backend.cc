@@ -100,7 +100,8 @@ Status CuptiBackend::LoadLibraries() {
 }
 
 Status CuptiBackend::EnableCallbacks(bool nvtx, bool pc_sampling) {
-  auto enable = [&](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) {
+  auto enable = [&](CUpti_CallbackDomain domain,
+                    std::span<const CUpti_CallbackId> ids) -> Status {
     for (CUpti_CallbackId id : ids) {
       CUptiResult result = cupti_->enable_callback(1, subscriber_, domain, id);
       if (result != CUPTI_SUCCESS) {
@@ -128,7 +129,7 @@ void CuptiBackend::DisableCallbacks() {
   for (CUpti_CallbackDomain domain :
        {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_RESOURCE,
         CUPTI_CB_DOMAIN_NVTX}) {
-    cupti_->enable_domain(0, subscriber_, domain);
+    CheckCupti(cupti_->enable_domain(0, subscriber_, domain), "cuptiEnableDomain");
   }
 }
 
@@ -138,7 +139,7 @@ Status CuptiBackend::StartPcSampling(std::string_view mode) {
   pc_sampler_ = std::make_unique<PcSampler>(driver_, cupti_, exponent);
   if (VerboseEnabled()) {
     uint32_t version = 0;
-    cupti_->get_version(&version);
+    CheckCupti(cupti_->get_version(&version), "cuptiGetVersion");
     std::fprintf(stderr,
                  "[proton] pcsampling: CUPTI API version %u (headers %u), serialised kernel "
                  "records, sampling period 2^%d cycles; each context is enabled at its first "
@@ -208,7 +209,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
   }
   if (!status.ok()) {
     DisableCallbacks();
-    cupti_->unsubscribe(subscriber_);
+    CheckCupti(cupti_->unsubscribe(subscriber_), "cuptiUnsubscribe");
     subscriber_ = nullptr;
     SetBufferOwner(nullptr);
     hot_.sink.store(nullptr, std::memory_order_release);
@@ -255,15 +256,15 @@ void CuptiBackend::Flush(bool synchronize) {
     quiet = sampler->Quiesce();
   }
   if (synchronize) SynchronizeContexts();
-  cupti_->activity_flush_all(0);
+  CheckCupti(cupti_->activity_flush_all(0), "cuptiActivityFlushAll");
   int polls = 0;
   while (max_completed() < max_submitted() && polls < kFlushPolls) {
     std::this_thread::sleep_for(kFlushPollSleep);
-    cupti_->activity_flush_all(0);
+    CheckCupti(cupti_->activity_flush_all(0), "cuptiActivityFlushAll");
     ++polls;
   }
   last_flush_polls_ = polls;
-  cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  CheckCupti(cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   // Every record of the launches so far is in: destroyed graphs' nodes may go.
   ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.ReleaseRetired(UINT64_MAX));
 }
@@ -286,7 +287,7 @@ void ReportCompletedFlush(const char* what, uint64_t submitted, uint64_t complet
 
 void CuptiBackend::FlushCompleted() {
   if (!started()) return;
-  cupti_->activity_flush_all(0);
+  CheckCupti(cupti_->activity_flush_all(0), "cuptiActivityFlushAll");
   uint64_t submitted = max_submitted();
   if (max_completed() >= submitted) {
     ReportCompletedFlush("every submitted launch's records are in", submitted, max_completed());
@@ -302,7 +303,7 @@ void CuptiBackend::FlushCompleted() {
     ReportCompletedFlush("launches during the wait, not forced", submitted, max_completed());
     return;
   }
-  cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
+  CheckCupti(cupti_->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED), "cuptiActivityFlushAll");
   ReportCompletedFlush("forced after the device was idle", submitted, max_completed());
 }
 
@@ -315,6 +316,7 @@ void CuptiBackend::Stop() {
   if (!started_.exchange(false)) return;
   if (ProcessExiting()) {
     DetachAtExit();
+    ReportCuptiFailures();
     return;
   }
   // §5.6 order: disable activity, clear correlation state, disable callbacks, unsubscribe,
@@ -323,7 +325,7 @@ void CuptiBackend::Stop() {
   if (PcSampler* sampler = hot_.pc_sampler.exchange(nullptr, std::memory_order_acq_rel)) {
     sampler->Shutdown();
   }
-  cupti_->activity_disable(activity_kind_);
+  CheckCupti(cupti_->activity_disable(activity_kind_), "cuptiActivityDisable");
   ReleaseOrigins(hot_.sink.load(std::memory_order_acquire), graphs_.Clear());
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
@@ -333,11 +335,18 @@ void CuptiBackend::Stop() {
     more_contexts_.clear();
   }
   DisableCallbacks();
-  cupti_->unsubscribe(subscriber_);
+  CheckCupti(cupti_->unsubscribe(subscriber_), "cuptiUnsubscribe");
   subscriber_ = nullptr;
-  cupti_->finalize();
+  CheckCupti(cupti_->finalize(), "cuptiFinalize");
   SetBufferOwner(nullptr);
   hot_.sink.store(nullptr, std::memory_order_release);
+  ReportCuptiFailures();
+}
+
+void CuptiBackend::ReportCuptiFailures() const {
+  if (!VerboseEnabled() || cupti_calls_.total_failures() == 0) return;
+  std::fprintf(stderr, "[proton] CUPTI calls that failed (count): %s\n",
+               cupti_calls_.Summary().c_str());
 }
 
 void CuptiBackend::DetachAtExit() {

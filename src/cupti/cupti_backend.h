@@ -21,6 +21,7 @@
 #include "core/backend/backend.h"
 #include "cupti/buffer_pool.h"
 #include "cupti/cupti_api.h"
+#include "cupti/cupti_call_checker.h"
 #include "cupti/graph_tracker.h"
 #include "cupti/pc_sampling.h"
 #include "util/status.h"
@@ -62,6 +63,8 @@ class CuptiBackend final : public Backend {
   const GraphTracker& graphs() const { return graphs_; }
   const BufferPool* buffers() const { return buffers_.get(); }
   const PcSampler* pc_sampler() const { return pc_sampler_.get(); }
+  // The CUPTI calls that failed without stopping anything (counted, warned about once).
+  const CuptiCallChecker& cupti_calls() const { return cupti_calls_; }
 
   // The messages of §5.2 for a refused cuptiSubscribe. API mode raises the first; CLI mode
   // prints the second and runs the process unprofiled.
@@ -74,6 +77,12 @@ class CuptiBackend final : public Backend {
   Status EnableCallbacks(bool nvtx, bool pc_sampling);
   void DisableCallbacks();
   void DetachAtExit();
+  // Counts a CUPTI result that nothing depends on; true when it succeeded.
+  bool CheckCupti(CUptiResult result, const char* call) {
+    return cupti_calls_.Check(cupti_, result, call);
+  }
+  // PROTON_VERBOSE: one line with the counts of the failed calls, if any failed.
+  void ReportCuptiFailures() const;
   // Handlers get the sink loaded once by OnCallback: Stop may clear the sink while a callback of
   // another thread is in flight, and the sink (owned by the core) outlives the backend.
   void HandleDriverCall(BackendSink* sink, CUpti_CallbackId id, const CUpti_CallbackData* data);
@@ -118,6 +127,7 @@ class CuptiBackend final : public Backend {
   GraphTracker graphs_;
   std::atomic<uint64_t> max_completed_{0};
   std::atomic<bool> warned_flush_{false};
+  CuptiCallChecker cupti_calls_;
   int last_flush_polls_ = 0;
   std::mutex contexts_mutex_;  // taken to add a context, and to read all of them
   std::vector<CUcontext> more_contexts_;  // guarded by contexts_mutex_: beyond hot_.contexts

@@ -460,6 +460,48 @@ TEST_F(CuptiBackendTest, StopFollowsTheProtocolOrderAndAllowsRestart) {
   EXPECT_EQ(sink_.events.back(), "exit 1");
 }
 
+TEST_F(CuptiBackendTest, FailingFlushWarnsOnceAndIsCountedEveryTime) {
+  StartOk();
+  Fake().flush_result = CUPTI_ERROR_NOT_INITIALIZED;
+  ::testing::internal::CaptureStderr();
+  backend_->Flush(false);  // a default flush and a forced one
+  backend_->Flush(false);
+  backend_->FlushCompleted();  // a default flush only: nothing was launched
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err,
+            "[proton] warning: cuptiActivityFlushAll failed: CUPTI_ERROR_NOT_INITIALIZED (15)\n");
+  EXPECT_EQ(backend_->cupti_calls().failures("cuptiActivityFlushAll"), 5u);
+  EXPECT_EQ(backend_->cupti_calls().total_failures(), 5u);
+  EXPECT_TRUE(backend_->started());  // a failed flush stops nothing
+}
+
+TEST_F(CuptiBackendTest, FailingStopCallsWarnOnceEachAndStopStillCompletes) {
+  StartOk();
+  Fake().activity_disable_result = CUPTI_ERROR_NOT_INITIALIZED;
+  Fake().unsubscribe_result = CUPTI_ERROR_INVALID_CONTEXT;
+  Fake().finalize_result = CUPTI_ERROR_UNKNOWN;
+  Fake().calls.clear();
+  ::testing::internal::CaptureStderr();
+  backend_->Stop();
+  std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(err,
+            "[proton] warning: cuptiActivityDisable failed: CUPTI_ERROR_NOT_INITIALIZED (15)\n"
+            "[proton] warning: cuptiUnsubscribe failed: CUPTI_ERROR_INVALID_CONTEXT (3)\n"
+            "[proton] warning: cuptiFinalize failed: CUPTI_ERROR_UNKNOWN (999)\n");
+  EXPECT_EQ(Fake().calls.back(), "finalize");  // every step of the protocol still ran
+  EXPECT_FALSE(backend_->started());
+  EXPECT_EQ(backend_->cupti_calls().failures("cuptiActivityDisable"), 1u);
+  EXPECT_EQ(backend_->cupti_calls().failures("cuptiUnsubscribe"), 1u);
+  EXPECT_EQ(backend_->cupti_calls().failures("cuptiFinalize"), 1u);
+  // The same failures at the next stop are counted, not printed again.
+  StartOk();
+  ::testing::internal::CaptureStderr();
+  backend_->Stop();
+  EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  EXPECT_EQ(backend_->cupti_calls().failures("cuptiFinalize"), 2u);
+  EXPECT_EQ(backend_->cupti_calls().total_failures(), 6u);
+}
+
 TEST_F(CuptiBackendTest, MultipleSubscribersGivesTheExactApiMessage) {
   Fake().subscribe_result = CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED;
   Status status = backend_->Start(&sink_, "");

@@ -247,12 +247,16 @@ void CuptiBackend::LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
       uint32_t graph_id = 0, exec_id = 0;
       int type = -1;
       if (graph != nullptr && cupti_ != nullptr) {
-        if (graph->node != nullptr) cupti_->get_graph_node_id(graph->node, &node_id);
+        if (graph->node != nullptr)
+          CheckCupti(cupti_->get_graph_node_id(graph->node, &node_id), "cuptiGetGraphNodeId");
         if (graph->originalNode != nullptr) {
-          cupti_->get_graph_node_id(graph->originalNode, &original_id);
+          CheckCupti(cupti_->get_graph_node_id(graph->originalNode, &original_id),
+                     "cuptiGetGraphNodeId");
         }
-        if (graph->graph != nullptr) cupti_->get_graph_id(graph->graph, &graph_id);
-        if (graph->graphExec != nullptr) cupti_->get_graph_exec_id(graph->graphExec, &exec_id);
+        if (graph->graph != nullptr)
+          CheckCupti(cupti_->get_graph_id(graph->graph, &graph_id), "cuptiGetGraphId");
+        if (graph->graphExec != nullptr)
+          CheckCupti(cupti_->get_graph_exec_id(graph->graphExec, &exec_id), "cuptiGetGraphExecId");
         type = static_cast<int>(graph->nodeType);
       }
       std::fprintf(stderr,
@@ -359,7 +363,7 @@ void CuptiBackend::HandleGraphLaunch(BackendSink* sink, const CUpti_CallbackData
   const auto* params = static_cast<const cuGraphLaunch_params*>(data->functionParams);
   uint32_t exec_id = 0;
   if (params != nullptr && params->hGraph != nullptr) {
-    cupti_->get_graph_exec_id(params->hGraph, &exec_id);
+    CheckCupti(cupti_->get_graph_exec_id(params->hGraph, &exec_id), "cuptiGetGraphExecId");
   }
   // An unknown exec was instantiated before we subscribed: its records carry no capture key
   // and the core falls back to the launch context (and prints the one warning of §3.8).
@@ -377,9 +381,12 @@ void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
   uint64_t node_id = 0;
   uint32_t graph_id = 0;
   uint32_t exec_id = 0;
-  if (graph->node != nullptr) cupti_->get_graph_node_id(graph->node, &node_id);
-  if (graph->graph != nullptr) cupti_->get_graph_id(graph->graph, &graph_id);
-  if (graph->graphExec != nullptr) cupti_->get_graph_exec_id(graph->graphExec, &exec_id);
+  if (graph->node != nullptr)
+    CheckCupti(cupti_->get_graph_node_id(graph->node, &node_id), "cuptiGetGraphNodeId");
+  if (graph->graph != nullptr)
+    CheckCupti(cupti_->get_graph_id(graph->graph, &graph_id), "cuptiGetGraphId");
+  if (graph->graphExec != nullptr)
+    CheckCupti(cupti_->get_graph_exec_id(graph->graphExec, &exec_id), "cuptiGetGraphExecId");
   bool is_kernel = graph->nodeType == CU_GRAPH_NODE_TYPE_KERNEL;
   switch (id) {
     case CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED: {
@@ -398,7 +405,8 @@ void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
     case CUPTI_CBID_RESOURCE_GRAPHNODE_CLONED: {
       uint64_t original_id = 0;
       if (graph->originalNode != nullptr) {
-        cupti_->get_graph_node_id(graph->originalNode, &original_id);
+        CheckCupti(cupti_->get_graph_node_id(graph->originalNode, &original_id),
+                   "cuptiGetGraphNodeId");
       }
       graphs_.NodeCloned(node_id, original_id, graph_id, exec_id, is_kernel);
       break;

@@ -50,7 +50,7 @@ CUptiResult FakeUnsubscribe(CUpti_SubscriberHandle) {
   g_fake.calls.push_back("unsubscribe");
   g_fake.subscribed = false;
   g_fake.callback = nullptr;
-  return CUPTI_SUCCESS;
+  return g_fake.unsubscribe_result;
 }
 CUptiResult FakeEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain d,
                                CUpti_CallbackId id) {
@@ -68,7 +68,7 @@ CUptiResult FakeActivityEnable(CUpti_ActivityKind kind) {
 }
 CUptiResult FakeActivityDisable(CUpti_ActivityKind) {
   g_fake.calls.push_back("activity_disable");
-  return CUPTI_SUCCESS;
+  return g_fake.activity_disable_result;
 }
 CUptiResult FakeRegisterCallbacks(CUpti_BuffersCallbackRequestFunc request,
                                   CUpti_BuffersCallbackCompleteFunc complete) {
@@ -111,7 +111,7 @@ CUptiResult FakeFlushAll(uint32_t flag) {
     ++g_fake.flush_count;
   }
   if (g_fake.request != nullptr) Deliver(forced);
-  return CUPTI_SUCCESS;
+  return g_fake.flush_result;
 }
 CUptiResult FakeGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** record) {
   uint8_t* next = *record == nullptr ? buffer
@@ -142,7 +142,7 @@ CUptiResult FakeGetTimestamp(uint64_t* ns) {
 }
 CUptiResult FakeFinalize() {
   g_fake.calls.push_back("finalize");
-  return CUPTI_SUCCESS;
+  return g_fake.finalize_result;
 }
 
 CUptiResult FakePcEnable(CUpti_PCSamplingEnableParams* params) {

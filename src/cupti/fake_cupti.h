@@ -17,6 +17,11 @@ namespace proton::cupti::testing {
 struct FakeCupti {
   // Results the fake returns.
   CUptiResult subscribe_result = CUPTI_SUCCESS;
+  // The results of calls whose failure the backend only counts and warns about.
+  CUptiResult flush_result = CUPTI_SUCCESS;
+  CUptiResult activity_disable_result = CUPTI_SUCCESS;
+  CUptiResult unsubscribe_result = CUPTI_SUCCESS;
+  CUptiResult finalize_result = CUPTI_SUCCESS;
   // State recorded from the backend's calls.
   CUpti_CallbackFunc callback = nullptr;
   bool subscribed_inside_backend_start = false;  // InBackendStart() seen by cuptiSubscribe

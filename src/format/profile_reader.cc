@@ -16,6 +16,7 @@
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
 #include "format/msgpack_reader.h"
+#include "viewer/tree_invariants.h"
 
 namespace proton::format {
 
@@ -29,7 +30,7 @@ struct Buffer {
   size_t capacity = 0;
 };
 
-Status OpenError(std::string_view name, int err) {
+Error OpenError(std::string_view name, int err) {
   std::string m = "cannot open '";
   m.append(name).append("': ").append(std::strerror(err));
   return Status::Error(std::move(m));
@@ -151,7 +152,8 @@ Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t ca
   } else if (sniff == Sniff::kMsgpack) {
     fail = ParseMsgpack(data, size, tree);
   }
-  if (fail != ReadFail::kNone) return ReadFailStatus(fail, name);
+  if (fail != ReadFail::kNone) return ReadFailError(fail, name);
+  viewer::DcheckPreOrder(tree);
   return tree;
 }
 
@@ -169,7 +171,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
   bool refused = false;
   if (path == "-") {
     if (!ReadAll(STDIN_FILENO, 0, buf, err, refused)) {
-      return refused ? ReadFailStatus(ReadFail::kRead, name) : OpenError(name, err);
+      return refused ? ReadFailError(ReadFail::kRead, name) : OpenError(name, err);
     }
   } else {
     const std::string p(path);
@@ -186,6 +188,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
         viewer::ProfileTree tree;
         if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
           ::close(fd);
+          viewer::DcheckPreOrder(tree);
           return tree;
         }
       }
@@ -203,7 +206,7 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
     const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
     if (err == 0) ReadAll(fd, hint, buf, err, refused);
     ::close(fd);
-    if (refused) return ReadFailStatus(ReadFail::kRead, name);
+    if (refused) return ReadFailError(ReadFail::kRead, name);
     if (err != 0) return OpenError(name, err);
   }
   return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);

@@ -48,11 +48,13 @@ void AddDevice(viewer::DeviceTable& table, std::string device_type, std::string 
   table.entries.push_back({std::move(device_type), std::move(index), std::move(info)});
 }
 
-Status ReadFailStatus(ReadFail fail, std::string_view display_name) {
+Error ReadFailError(ReadFail fail, std::string_view display_name) {
+  PROTON_CHECK(fail != ReadFail::kNone) << "a read that did not fail has no error";
   // Built with append: g++ 12 -O3 warns falsely (-Wrestrict) on "'" + std::string(...).
   std::string m;
   switch (fail) {
-    case ReadFail::kNone: return Status();
+    case ReadFail::kNone:
+      break;
     case ReadFail::kRead:
       m.append("cannot read '").append(display_name).append("': not a JSON or MessagePack profile");
       break;

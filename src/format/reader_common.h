@@ -11,7 +11,7 @@
 
 namespace proton::format {
 
-// Why a document was rejected; the message is chosen by ReadFailStatus. kTooLarge: a JSON
+// Why a document was rejected; the message is chosen by ReadFailError. kTooLarge: a JSON
 // document over the general reader's limit (json_reader.h) that the fast path cannot read.
 enum class ReadFail { kNone, kRead, kShape, kChrome, kTooLarge };
 
@@ -43,6 +43,7 @@ void SetDeviceField(viewer::DeviceInfo& info, std::string_view field, const Toke
 void AddDevice(viewer::DeviceTable& table, std::string device_type, std::string index,
                viewer::DeviceInfo info);
 
-Status ReadFailStatus(ReadFail fail, std::string_view display_name);
+// The message of a failed read (`fail` is never kNone).
+Error ReadFailError(ReadFail fail, std::string_view display_name);
 
 }  // namespace proton::format

@@ -4,7 +4,7 @@
 namespace proton::python_viewer {
 namespace {
 
-Status NotAColumn(std::string_view label, std::string_view of) {
+Error NotAColumn(std::string_view label, std::string_view of) {
   return Status::Error("metric '" + std::string(label) + "' is not a column of " + std::string(of) +
                            " (derive it first)",
                        ErrorKind::kValue);

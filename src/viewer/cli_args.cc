@@ -82,7 +82,7 @@ std::string_view ActionName(Opt opt) {
   return "";
 }
 
-Status ArgumentError(Opt opt, std::string_view message) {
+Error ArgumentError(Opt opt, std::string_view message) {
   return Status::UsageError("argument " + std::string(ActionName(opt)) + ": " +
                             std::string(message));
 }

@@ -79,7 +79,7 @@ class TableWriter {
   std::string scratch_;
 };
 
-Status WriteError(const std::string& path, int error) {
+Error WriteError(const std::string& path, int error) {
   return Status::Error("cannot write '" + path + "': " + std::strerror(error));
 }
 

@@ -116,12 +116,12 @@ class Resolver {
   }
 
  private:
-  Status NotFound(std::string_view request) const {
+  Error NotFound(std::string_view request) const {
     return Status::Error("Metric " + Lower(request) + " is not found in '" +
                          std::string(display_name_) +
                          "'. Use the --list flag to list available metrics");
   }
-  static Status NotNumeric(std::string_view item) {
+  static Error NotNumeric(std::string_view item) {
     return Status::Error("Metric " + std::string(item) + " is not numeric");
   }
 
@@ -288,7 +288,7 @@ class Resolver {
 
   Result<ColumnRef> Extra(const std::string& item, std::string label,
                           Result<std::vector<double>> values) {
-    if (!values.ok()) return values.status();
+    if (!values.ok()) return std::move(values).error();
     ColumnRef ref;
     ref.source = ColumnRef::Source::kExtra;
     ref.index = static_cast<int>(tree_.extra_columns().size());

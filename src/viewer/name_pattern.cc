@@ -86,7 +86,7 @@ class Translator {
   }
 
  private:
-  static Status Bad() { return Status::Error(std::string(kBad)); }
+  static Error Bad() { return Status::Error(std::string(kBad)); }
 
   // Reads exactly n hex digits after position i_; returns false when there are fewer.
   bool ReadHex(size_t n, unsigned long& value) {
@@ -395,7 +395,7 @@ Result<NamePattern> NamePattern::Compile(std::string_view pattern, std::string_v
   if (pattern.find('"') != std::string_view::npos) {
     return Status::Error("double quotes are not supported in " + quoted);
   }
-  const Status invalid = Status::Error("invalid regular expression in " + quoted);
+  const Error invalid = Status::Error("invalid regular expression in " + quoted);
   Result<std::string> translated = TranslatePythonRegex(pattern);
   if (!translated.ok()) return invalid;
 

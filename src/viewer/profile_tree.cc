@@ -9,6 +9,8 @@
 #include <cstring>
 #include <numeric>
 
+#include "viewer/tree_invariants.h"
+
 namespace proton::viewer {
 
 namespace {
@@ -269,6 +271,7 @@ void ProfileTree::BuildStructure(bool sort_children) {
   }
   ReserveHuge(sorted_children_, n_nodes);
   sorted_children_.assign(children_.begin(), children_.end());
+  DcheckChildLists(*this);
   if (!sort_children) return;
   auto less = [this](NodeId a, NodeId b) {
     const int c = name(a).compare(name(b));  // char_traits<char> compares as unsigned bytes

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "format/profile_reader.h"
+#include "viewer/tree_invariants.h"
 
 namespace proton::viewer {
 namespace {
@@ -234,6 +235,37 @@ TEST(ProfileTree, DeepChainEverywhere) {
   EXPECT_EQ(u.tree.size(), inc.size());
   EXPECT_EQ(SortedPreOrder(u.tree).size(), inc.size());
 }
+
+#if PROTON_DCHECK_IS_ON
+// Where DCHECKs run (debug, sanitizer and fuzz trees) a tree out of pre-order is caught: the
+// builder accepts it (only parent < child is needed for memory safety), the check does not.
+TEST(TreeInvariantsDeathTest, NodeWhoseParentIsNotOnThePathIsCaught) {
+  ProfileTree t;
+  t.AddNode(kNoNode, "ROOT");
+  t.AddNode(0, "a");
+  t.AddNode(0, "b");
+  t.AddNode(1, "a.child");  // node 1 is not an ancestor of node 2
+  EXPECT_DEATH(DcheckPreOrder(t), "check failed: .*node 3: its parent 1 is not an ancestor of "
+                                  "node 2 \\(ids not in pre-order\\)");
+}
+
+TEST(TreeInvariants, EveryEditKeepsPreOrder) {
+  ProfileTree t;
+  t.AddNode(kNoNode, "ROOT");
+  t.AddNode(0, "a");
+  t.AddNode(1, "a1");
+  t.AddNode(0, "a");  // merged with node 1
+  t.AddNode(3, "a2");
+  t.SetInt(2, "time (ns)", 1);
+  t.SetInt(4, "time (ns)", 2);
+  DcheckPreOrder(t);
+  ASSERT_TRUE(PrepareProfile(t, "x").ok());
+  MergeDuplicates(t);
+  DcheckPreOrder(t);
+  DcheckChildLists(t);
+  EXPECT_EQ(Shape(t), "ROOT .a ..a1 ..a2");
+}
+#endif
 
 }  // namespace
 }  // namespace proton::viewer

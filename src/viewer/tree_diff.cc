@@ -3,6 +3,10 @@
 // (linear, §12). Union ids are pre-order in sorted order, which gives the row order.
 #include "viewer/profile_tree.h"
 
+#include <algorithm>
+
+#include "viewer/tree_invariants.h"
+
 namespace proton::viewer {
 
 namespace {
@@ -56,6 +60,15 @@ DiffUnion BuildDiffUnion(const ProfileTree& left, const ProfileTree& right) {
     for (size_t k = kids.size(); k-- > 0;) stack.push_back(kids[k]);
   }
   u.tree.BuildStructure();  // already in sorted order: the check is linear
+  DcheckPreOrder(u.tree);
+#if PROTON_DCHECK_IS_ON
+  for (NodeId n = 0; n < u.tree.size(); ++n) {
+    const auto file_order = u.tree.children(n);
+    const auto sorted = u.tree.sorted_children(n);
+    PROTON_DCHECK(std::equal(file_order.begin(), file_order.end(), sorted.begin()))
+        << "diff union node " << n << ": children not built in sorted order";
+  }
+#endif
   u.row_order.reserve(u.left.size());
   for (NodeId n = 0; n < u.left.size(); ++n)
     if (u.left[n] != kNoNode) u.row_order.push_back(n);

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "viewer/tree_invariants.h"
+
 namespace proton::viewer {
 
 namespace {
@@ -205,6 +207,7 @@ ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& g) {
     }
   }
   t.devices_ = old.devices_;
+  DcheckPreOrder(t);
   return t;
 }
 
@@ -249,6 +252,7 @@ void TreeEditor::Compact(ProfileTree& t, const std::vector<uint8_t>& keep) {
     c.first_node = c.first_node < n_old ? old2new[c.first_node] : kNoNode;
   }
   for (ExtraColumn& e : t.extra_) CompactVector(e.values, kept_ids);
+  DcheckPreOrder(t);
 }
 
 }  // namespace proton::viewer

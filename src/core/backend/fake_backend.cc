@@ -43,7 +43,7 @@ Status FakeBackend::Start(BackendSink* sink, std::string_view mode) {
   {
     std::lock_guard<std::mutex> lock(g_fail_mutex);
     if (g_fail_message.has_value()) {
-      Status failed = Status::Error(*g_fail_message, ErrorKind::kRuntime);
+      Error failed = Status::Error(*g_fail_message, ErrorKind::kRuntime);
       g_fail_message.reset();
       return failed;
     }

@@ -10,6 +10,7 @@
 #include "core/data/tree_data.h"
 #include "core/hot_flags.h"
 #include "core/record/recorder.h"
+#include "util/check.h"
 
 namespace proton {
 namespace {
@@ -85,7 +86,7 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
   // The slot is ours: capture straight into it (no record for this id exists yet).
   size_t count = CaptureLaunch(kernel_name, slot.targets, kInlineTargets);
   if (count == 0 || count > kInlineTargets) {
-    slot.key.store(0, std::memory_order_release);
+    ReleaseSlot(slot, 0);
     if (count == 0) {
       std::lock_guard<std::mutex> lock(mutex_);
       ++counters_.uncorrelated_launches;
@@ -94,9 +95,18 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
     LaunchEnterSlow(correlation_id, kernel_name, expected_records);
     return;
   }
+  PROTON_DCHECK(count <= kInlineTargets) << "slot of launch " << correlation_id;
   slot.count = static_cast<uint32_t>(count);
   slot.remaining = expected_records;
-  slot.key.store(correlation_id, std::memory_order_release);
+  ReleaseSlot(slot, correlation_id);
+}
+
+void Correlator::ReleaseSlot(Slot& slot, uint64_t key) {
+  PROTON_DCHECK(key != kBusy) << "a held slot is handed back still busy";
+  PROTON_DCHECK(slot.key.load(std::memory_order_relaxed) == kBusy)
+      << "slot handed back by a thread that does not hold it (key "
+      << slot.key.load(std::memory_order_relaxed) << ")";
+  slot.key.store(key, std::memory_order_release);
 }
 
 bool Correlator::TakeSlot(Slot& slot) {
@@ -112,7 +122,7 @@ bool Correlator::TakeSlot(Slot& slot) {
   // for ever without a flush, within the preallocated ring (§3.8: no memory growth).
   if (!slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) return false;
   if (slot.remaining == 0) return true;
-  slot.key.store(key, std::memory_order_release);
+  ReleaseSlot(slot, key);
   return false;
 }
 
@@ -279,12 +289,13 @@ bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
       key = id;  // another thread holds the slot for a moment
     }
     if (key == id) {
+      PROTON_DCHECK(slot.count <= kInlineTargets) << "slot of launch " << id;
       // Applied while the slot is held: its data references stay alive meanwhile.
       // remaining 0: unknown count; the slot stays until reclaimed or the next flush.
       bool last = slot.remaining == 1;
       if (slot.remaining > 1) --slot.remaining;
       apply(slot.targets, static_cast<size_t>(slot.count));
-      slot.key.store(last ? 0 : id, std::memory_order_release);
+      ReleaseSlot(slot, last ? 0 : id);
       return true;
     }
   }
@@ -369,7 +380,7 @@ void Correlator::CollectDataInFlight(std::unordered_map<const Data*, size_t>* ou
       uint64_t key = HoldUnlessFree(slot);
       if (key == 0) continue;
       for (uint32_t t = 0; t < slot.count; ++t) ++(*out)[slot.targets[t].data];
-      slot.key.store(key, std::memory_order_release);
+      ReleaseSlot(slot, key);
     }
   }
   std::vector<uint64_t> capturing;
@@ -445,7 +456,7 @@ void Correlator::FreeUnknownCountSlots() {
     uint64_t key = slot.key.load(std::memory_order_acquire);
     if (key == 0 || key == kBusy) continue;
     if (!slot.key.compare_exchange_strong(key, kBusy, std::memory_order_acquire)) continue;
-    slot.key.store(slot.remaining == 0 ? 0 : key, std::memory_order_release);
+    ReleaseSlot(slot, slot.remaining == 0 ? 0 : key);
   }
 }
 
@@ -513,7 +524,7 @@ void Correlator::DeleteRetired(bool ring_clear) {
         if (!is_retired(slot.targets[t].data)) slot.targets[kept++] = slot.targets[t];
       }
       slot.count = kept;  // 0: its records still arrive, are counted, and go nowhere
-      slot.key.store(key, std::memory_order_release);
+      ReleaseSlot(slot, key);
     }
   }
   for (Data* data : retired) delete data;

@@ -104,6 +104,9 @@ class Correlator : public BackendSink {
     bool capturing = false;  // made by a launch whose capture has not finished
   };
   Slot* Ring();
+  // Hands back a slot this thread holds (key kBusy) with `key`: 0 frees it, a correlation id
+  // stores the launch there. Only the holder moves a slot out of kBusy (checked in debug).
+  static void ReleaseSlot(Slot& slot, uint64_t key);
   // Takes `slot` for a new launch (key kBusy): free, or held by an unknown-count launch.
   bool TakeSlot(Slot& slot);
   void FreeUnknownCountSlots();

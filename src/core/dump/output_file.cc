@@ -26,7 +26,7 @@ Status WriteAll(int fd, std::string_view bytes) {
   return Status();
 }
 
-Status CannotWrite(const std::string& path, const std::string& why) {
+Error CannotWrite(const std::string& path, const std::string& why) {
   return Status::Error("cannot write " + path + ": " + why, ErrorKind::kRuntime);
 }
 

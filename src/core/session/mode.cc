@@ -7,7 +7,9 @@
 namespace proton {
 namespace {
 
-Status ModeError(std::string message) { return Status::Error(std::move(message), ErrorKind::kRuntime); }
+Error ModeError(std::string message) {
+  return Status::Error(std::move(message), ErrorKind::kRuntime);
+}
 
 std::vector<std::string_view> Split(std::string_view s, char sep) {
   std::vector<std::string_view> parts;
@@ -34,29 +36,28 @@ Result<ModeSpec> ParseMode(std::string_view mode) {
   } else if (spec.name == "periodic_flushing") {
     allowed_key = "format";
   } else {
-    return Status(ModeError("Unknown mode: " + spec.name +
-                            " (accepted: pcsampling, periodic_flushing)"));
+    return ModeError("Unknown mode: " + spec.name + " (accepted: pcsampling, periodic_flushing)");
   }
   for (size_t i = 1; i < fields.size(); ++i) {
     std::string_view field = fields[i];
     size_t eq = field.find('=');
     std::string key(field.substr(0, eq));
     if (eq == std::string_view::npos || key != allowed_key) {
-      return Status(ModeError("Unknown option for mode " + spec.name + ": " + std::string(field) +
-                              " (accepted: " + std::string(allowed_key) + "=<value>)"));
+      return ModeError("Unknown option for mode " + spec.name + ": " + std::string(field) +
+                       " (accepted: " + std::string(allowed_key) + "=<value>)");
     }
     std::string value(field.substr(eq + 1));
     if (key == "format" && value != "hatchet" && value != "hatchet_msgpack" &&
         value != "chrome_trace") {
-      return Status(ModeError("Unknown format for periodic_flushing: " + value +
-                              " (accepted: hatchet, hatchet_msgpack, chrome_trace)"));
+      return ModeError("Unknown format for periodic_flushing: " + value +
+                       " (accepted: hatchet, hatchet_msgpack, chrome_trace)");
     }
     if (key == "interval") {
       long long v = 0;
       auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
       if (ec != std::errc() || p != value.data() + value.size() || v <= 0) {
-        return Status(ModeError("Invalid pcsampling interval: " + value +
-                                " (accepted: a positive integer)"));
+        return ModeError("Invalid pcsampling interval: " + value +
+                         " (accepted: a positive integer)");
       }
     }
     spec.options[key] = value;

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "util/check.h"
+
 namespace proton {
 
 PhaseSet::PhaseSet(DataFactory make_data) : make_data_(std::move(make_data)) {
@@ -15,9 +17,28 @@ PhaseSet::Phase* PhaseSet::FindLocked(int phase) {
   return it == phases_.end() ? nullptr : &it->second;
 }
 
+void PhaseSet::DcheckStatesLocked() const {
+#if PROTON_DCHECK_IS_ON
+  auto current = phases_.find(current_);
+  PROTON_DCHECK(current != phases_.end() && current->second.data != nullptr)
+      << "the current phase " << current_ << " holds no data";
+  PROTON_DCHECK(!current->second.complete) << "the current phase " << current_ << " is complete";
+  for (const auto& [number, phase] : phases_) {
+    PROTON_DCHECK(number >= 0 && number <= current_)
+        << "phase " << number << " exists beyond the current phase " << current_;
+    PROTON_DCHECK(!phase.write_failed || phase.complete)
+        << "phase " << number << " failed to write but is not complete";
+  }
+#endif
+}
+
 std::shared_ptr<Data> PhaseSet::Current() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return phases_.at(current_).data;
+  auto it = phases_.find(current_);
+  // Every method keeps the current phase in the map with its data.
+  PROTON_CHECK(it != phases_.end() && it->second.data != nullptr)
+      << "the current phase " << current_ << " holds no data";
+  return it->second.data;
 }
 
 int PhaseSet::current_phase() const {
@@ -32,8 +53,10 @@ bool PhaseSet::ever_advanced() const {
 
 int PhaseSet::Advance() {
   std::lock_guard<std::mutex> lock(mutex_);
+  PROTON_DCHECK(phases_.count(current_ + 1) == 0) << "phase " << current_ + 1 << " exists";
   ++current_;
   phases_[current_].data = make_data_();
+  DcheckStatesLocked();
   return current_;
 }
 
@@ -41,8 +64,8 @@ Result<std::shared_ptr<Data>> PhaseSet::Get(int phase) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = phases_.find(phase);
   if (it == phases_.end() || it->second.data == nullptr) {
-    return Status(Status::Error("[PROTON] Phase " + std::to_string(phase) + " has no data.",
-                                ErrorKind::kRuntime));
+    return Status::Error("[PROTON] Phase " + std::to_string(phase) + " has no data.",
+                         ErrorKind::kRuntime);
   }
   return it->second.data;
 }
@@ -61,6 +84,7 @@ void PhaseSet::Clear(int phase, bool up_to) {
       it = phases_.erase(it);
     }
   }
+  DcheckStatesLocked();
 }
 
 std::vector<std::pair<int, Data*>> PhaseSet::SealedIncomplete() const {
@@ -108,10 +132,13 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeCompleteUnwritt
 
 void PhaseSet::Restore(int phase, std::shared_ptr<Data> data) {
   std::lock_guard<std::mutex> lock(mutex_);
+  // Only sealed phases are taken for writing (TakeCompleteUnwritten).
+  PROTON_DCHECK(phase < current_) << "phase " << phase << " restored, current " << current_;
   Phase& p = phases_[phase];
   p.data = std::move(data);
   p.complete = true;
   p.write_failed = true;
+  DcheckStatesLocked();
 }
 
 std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeAll() {
@@ -122,6 +149,7 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeAll() {
   }
   // The current phase stays reachable: a thread may still read it from an older session list.
   std::erase_if(phases_, [this](const auto& entry) { return entry.first != current_; });
+  DcheckStatesLocked();
   return out;
 }
 

@@ -56,6 +56,9 @@ class PhaseSet {
     bool write_failed = false;   // left for finalize
   };
   Phase* FindLocked(int phase);
+  // Debug builds: the current phase holds data and is not complete, no phase lies beyond it,
+  // a phase whose write failed is complete.
+  void DcheckStatesLocked() const;
 
   DataFactory make_data_;
   mutable std::mutex mutex_;

@@ -36,7 +36,7 @@ std::string Lower(std::string_view s) {
   return out;
 }
 
-Status RuntimeError(std::string message) {
+Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
 }
 
@@ -133,15 +133,15 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   bool auto_backend = backend.empty();
   if (auto_backend) backend = "cupti";
   if (backend != "cupti" && FindBackend(backend) == nullptr) {
-    return Status(RuntimeError("Unknown profiler: " + options.backend));
+    return RuntimeError("Unknown profiler: " + options.backend);
   }
   std::string context = Lower(options.context);
   if (context != "shadow" && context != "python") {
-    return Status(RuntimeError("Unknown context source: " + options.context));
+    return RuntimeError("Unknown context source: " + options.context);
   }
   std::string data_kind = Lower(options.data);
   if (data_kind != "tree" && data_kind != "trace") {
-    return Status(RuntimeError("Unknown data: " + options.data));
+    return RuntimeError("Unknown data: " + options.data);
   }
   PROTON_ASSIGN_OR_RETURN(ModeSpec mode, ParseMode(options.mode));
   std::string flush_format;
@@ -150,9 +150,10 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
     flush_format = it != mode.options.end() ? it->second
                                             : (data_kind == "trace" ? "chrome_trace" : "hatchet");
     if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
-      return Status(RuntimeError("periodic_flushing:format=" + flush_format +
-                                 " cannot write data=\"" + data_kind + "\" (chrome_trace is for "
-                                 "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")"));
+      return RuntimeError("periodic_flushing:format=" + flush_format + " cannot write data=\"" +
+                          data_kind +
+                          "\" (chrome_trace is for "
+                          "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")");
     }
   }
   // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
@@ -166,7 +167,7 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
       // A CLI session started lazily (scopes only) gets its backend from the injection's start.
       if (cli_start && !scopes_only && backend_ == nullptr) {
         Status st = StartBackendLocked(backend, options.mode, cli_start);
-        if (!st.ok()) return st;
+        if (!st.ok()) return std::move(st).error();
       }
       s->SetActive(true);
       profiling_on_.store(true);
@@ -175,9 +176,9 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
   }
   for (auto& [id, s] : sessions_) {
     if (s->backend == backend && s->mode != options.mode) {
-      return Status(RuntimeError(
+      return RuntimeError(
           "Cannot add a session with the same profiler but a different mode than existing "
-          "sessions"));
+          "sessions");
     }
   }
 
@@ -367,7 +368,7 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   Session& s = *target;
   if (s.CurrentData()->is_trace()) {
-    return Status(RuntimeError("Only TreeData is supported for getData() for now"));
+    return RuntimeError("Only TreeData is supported for getData() for now");
   }
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Data> data, s.phases.Get(phase));
   std::string out;

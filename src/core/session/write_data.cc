@@ -14,7 +14,7 @@
 namespace proton {
 namespace {
 
-Status RuntimeError(std::string message) {
+Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
 }
 
@@ -25,7 +25,7 @@ Result<std::string> ParseOutputFormat(std::string_view format) {
   std::transform(f.begin(), f.end(), f.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (f.empty() || f == "hatchet" || f == "hatchet_msgpack" || f == "chrome_trace") return f;
-  return Status(RuntimeError("Unknown output format: " + std::string(format)));
+  return RuntimeError("Unknown output format: " + std::string(format));
 }
 
 std::string FormatForData(const Data& data, const std::string& format) {
