@@ -430,3 +430,23 @@ def test_merge_sum_is_a_single_page(browser, tmp_path):
     weights = [max(v or 0, 0) for v in state["nodes"]["values"][0]]
     drawn = check_drawn_frames(state, printed_tree(stdout), weights)
     assert len(drawn) == 7
+
+
+def test_merge_stats_with_two_columns_colours_by_the_second(browser, tmp_path):
+    ranks = write_rank_files(tmp_path)
+    page = tmp_path / "merge_two.html"
+    stdout = run_viewer("-m", "time/us,count", "--merge", "--html", page, *ranks).stdout
+    open_page(browser, page, "merge_two_columns.png")
+    legend = browser.find_element(By.ID, "legend").text
+    assert "width: time/us (inc):median; colour: count (inc):median" in legend
+    assert "imbalance" not in legend and "in some files only" in legend
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#sorted th")]
+    stats = ("median", "min", "mean", "max", "imbalance", "argmax")
+    assert [h.removesuffix(" \u25bc") for h in headers] == \
+        ["name"] + [f"{label}:{s}" for label in ("time/us (inc)", "count (inc)")
+                    for s in stats] + ["files"]
+    # The widths are still the first column's printed medians.
+    state = page_state(browser)
+    first = printed_tree(stdout)
+    assert [f"{v:.3f}" for v in state["nodes"]["values"][0]] == \
+        [f"{r['value']:.3f}" for r in first]
