@@ -539,14 +539,16 @@ std::string_view HelpText() {
       "  --html FILE           also write an interactive page to FILE: flame graph of the\n"
       "                        printed tree, sortable frame table, devices (offline, one file)\n"
       "  --speedscope FILE     also write the printed tree to FILE in speedscope's format,\n"
-      "                        weighted by the first -m column (not with --diff-profile)\n"
+      "                        weighted by the first -m column (with --merge=stats its\n"
+      "                        median; not with --diff-profile)\n"
       "  --merge[=stats|sum]   read every FILE (one per rank, or the part files of one run)\n"
       "                        into one tree. stats (default): per frame and -m column\n"
       "                        the median, min, mean, max, imbalance (max/mean) and argmax\n"
       "                        (index of the FILE holding the max) over the FILEs holding\n"
       "                        the frame, then their count; the first column's median\n"
       "                        drives -t, the colours and --print-sorted. sum: the FILEs\n"
-      "                        added up, shown as one profile\n";
+      "                        added up, shown as one profile. --html and --speedscope\n"
+      "                        draw the merged tree\n";
   return kHelp;
 }
 

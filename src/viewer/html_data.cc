@@ -4,9 +4,12 @@
 
 #include <cctype>
 #include <cmath>
+#include <iterator>
 #include <unordered_map>
+#include <utility>
 
 #include "viewer/json_text.h"
+#include "viewer/merge_stats.h"
 #include "viewer/name_format.h"
 
 namespace proton::viewer {
@@ -48,9 +51,40 @@ void AppendArray(std::string& out, std::string_view key, const std::vector<NodeI
   AppendList(out, order, append_value);
 }
 
+const char* ModeName(ReportMode mode) {
+  switch (mode) {
+    case ReportMode::kDiff:
+      return "\"diff\"";
+    case ReportMode::kMerge:
+      return "\"merge\"";
+    case ReportMode::kSingle:
+      break;
+  }
+  return "\"single\"";
+}
+
+// The page's columns: one per -m item. A merge prints kMergeStatCount columns per item; the
+// page names the item's own label (its median column's, less ":median").
+size_t ItemColumns(const ReportInput& in) {
+  return in.mode == ReportMode::kMerge ? in.items.size() : in.print->labels.size();
+}
+
+std::string_view ItemLabel(const ReportInput& in, size_t c) {
+  if (in.mode != ReportMode::kMerge) return in.print->labels[c];
+  std::string_view label = in.print->labels[MergeColumn(c, MergeStat::kMedian)];
+  label.remove_suffix(std::string_view(MergeStatSuffix(MergeStat::kMedian)).size());
+  return label;
+}
+
+// The print column the page's "values" show for item c: a merge's median.
+const std::vector<double>& ItemValues(const ReportInput& in, size_t c) {
+  if (in.mode != ReportMode::kMerge) return in.print->columns[c];
+  return in.print->columns[MergeColumn(c, MergeStat::kMedian)];
+}
+
 void AppendHeader(std::string& out, const ReportInput& in) {
   out += "{\"format\":\"proton-viewer-report\",\"version\":1,\"mode\":";
-  out += in.profiles.size() > 1 ? "\"diff\"" : "\"single\"";
+  out += ModeName(in.mode);
   out += ",\"command\":";
   AppendJsonPath(out, {in.command.begin(), in.command.end()});
   std::vector<std::string_view> names;
@@ -58,11 +92,11 @@ void AppendHeader(std::string& out, const ReportInput& in) {
   out += ",\"profiles\":";
   AppendJsonPath(out, names);
   out += ",\"depthLimit\":" + std::to_string(in.depth) + ",\"columns\":[";
-  for (size_t c = 0; c < in.print->labels.size(); ++c) {
+  for (size_t c = 0; c < ItemColumns(in); ++c) {
     out += c > 0 ? ",{\"item\":" : "{\"item\":";
     AppendJsonString(out, in.items[c]);
     out += ",\"label\":";
-    AppendJsonString(out, in.print->labels[c]);
+    AppendJsonString(out, ItemLabel(in, c));
     out += '}';
   }
   out += ']';
@@ -142,6 +176,32 @@ void AppendDiffArrays(std::string& out, const ReportInput& in, const std::vector
               [&](NodeId n) { out += std::to_string(index_of[n]); });
 }
 
+// A merge's spread of each item beside its median, and how many files hold each node.
+void AppendMergeArrays(std::string& out, const ReportInput& in,
+                       const std::vector<NodeId>& order) {
+  static constexpr std::pair<MergeStat, std::string_view> kSpread[] = {
+      {MergeStat::kMin, "min"},
+      {MergeStat::kMean, "mean"},
+      {MergeStat::kMax, "max"},
+      {MergeStat::kImbalance, "imbalance"},
+      {MergeStat::kArgmax, "argmax"}};
+  out += ",\"spread\":[";
+  for (size_t c = 0; c < in.items.size(); ++c) {
+    out += c > 0 ? ",{" : "{";
+    for (size_t s = 0; s < std::size(kSpread); ++s) {
+      if (s > 0) out += ',';
+      AppendJsonString(out, kSpread[s].second);
+      out += ':';
+      const std::vector<double>& column = in.print->columns[MergeColumn(c, kSpread[s].first)];
+      AppendList(out, order, [&](NodeId n) { AppendNumber(out, column[n]); });
+    }
+    out += '}';
+  }
+  out += ']';
+  const std::vector<double>& files = in.print->columns[in.items.size() * kMergeStatCount];
+  AppendArray(out, "files", order, [&](NodeId n) { AppendNumber(out, files[n]); });
+}
+
 void AppendNodes(std::string& out, const ReportInput& in) {
   const ProfileTree& tree = *in.print->tree;
   const std::vector<NodeId> order = SortedPreOrder(tree);
@@ -156,13 +216,14 @@ void AppendNodes(std::string& out, const ReportInput& in) {
   AppendArray(out, "kind", order,
               [&](NodeId n) { out += static_cast<char>('0' + static_cast<int>(KindOf(tree, n))); });
   out += ",\"values\":[";
-  for (size_t c = 0; c < in.print->columns.size(); ++c) {
+  for (size_t c = 0; c < ItemColumns(in); ++c) {
     if (c > 0) out += ',';
-    const std::vector<double>& column = in.print->columns[c];
+    const std::vector<double>& column = ItemValues(in, c);
     AppendList(out, order, [&](NodeId n) { AppendNumber(out, column[n]); });
   }
   out += ']';
-  if (in.profiles.size() > 1) AppendDiffArrays(out, in, order, index_of);
+  if (in.mode == ReportMode::kDiff) AppendDiffArrays(out, in, order, index_of);
+  if (in.mode == ReportMode::kMerge) AppendMergeArrays(out, in, order);
   out += '}';
 }
 

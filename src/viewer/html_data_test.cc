@@ -1,5 +1,5 @@
 // Tests for the --html page's data and page assembly: print order, -f names, kinds, numbers,
-// diff arrays, and that no name can close the <script> element holding the data.
+// diff and merge arrays, and that no name can close the <script> element holding the data.
 #include "viewer/html_data.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "viewer/html_report.h"
+#include "viewer/merge_stats.h"
 
 namespace proton::viewer {
 namespace {
@@ -83,6 +84,7 @@ TEST(HtmlData, DiffArrays) {
   Fixture f;
   f.print.sides = {Side::kBoth, Side::kLeftOnly, Side::kBoth, Side::kRightOnly};
   f.print.row_order = {0, 1, 2, 3};  // by node id
+  f.report.mode = ReportMode::kDiff;
   f.report.profiles.push_back({"old.hatchet", nullptr});
   f.report.now = {7, 3, 2, kMissing};
   f.report.base = {5, kMissing, 1, 4};
@@ -92,6 +94,49 @@ TEST(HtmlData, DiffArrays) {
   EXPECT_TRUE(Contains(json, "\"side\":[0,2,1,0]")) << json;
   EXPECT_TRUE(Contains(json, "\"now\":[7,null,3,2],\"base\":[5,4,null,1]")) << json;
   EXPECT_TRUE(Contains(json, "\"rowOrder\":[0,2,3,1]")) << json;
+}
+
+// The merge printer's columns for one item (median, min, mean, max, imbalance, argmax, by
+// node id: ROOT, b, k, a) and "files", over three files; `a` is in two of them.
+void UseMergeColumns(Fixture& f) {
+  f.print.columns = {{7, 3, 2, 4}, {6, 3, 1, 4}, {7, 3, 2, 5}, {8, 3, 3, 6},
+                     {8.0 / 7, 1, 1.5, 1.2}, {2, 0, 1, 1}, {3, 3, 3, 2}};
+  f.print.labels = {"count (inc):median", "count (inc):min", "count (inc):mean",
+                    "count (inc):max", "count (inc):imbalance", "count (inc):argmax", "files"};
+  f.report.mode = ReportMode::kMerge;
+  f.report.items = {"count"};
+  f.report.profiles = {{"r0.hatchet", &f.devices}, {"r1.hatchet", nullptr},
+                       {"r2.hatchet", nullptr}};
+}
+
+TEST(HtmlData, MergeSpreadBesideTheMedians) {
+  Fixture f;
+  UseMergeColumns(f);
+  ASSERT_EQ(MergeColumn(0, MergeStat::kArgmax), 5u);
+  const std::string json = BuildPageData(f.report);
+  EXPECT_TRUE(Contains(json, "\"mode\":\"merge\"")) << json;
+  EXPECT_TRUE(Contains(json, "\"profiles\":[\"r0.hatchet\",\"r1.hatchet\",\"r2.hatchet\"]"))
+      << json;
+  EXPECT_TRUE(Contains(json, "\"columns\":[{\"item\":\"count\",\"label\":\"count (inc)\"}]"))
+      << json;
+  // Print order is ROOT, a, b, k.
+  EXPECT_TRUE(Contains(json, "\"values\":[[7,4,3,2]]")) << "the medians only: " << json;
+  EXPECT_TRUE(Contains(json,
+                       "\"spread\":[{\"min\":[6,4,3,1],\"mean\":[7,5,3,2],\"max\":[8,6,3,3],"
+                       "\"imbalance\":[1.1428571428571428,1.2,1,1.5],\"argmax\":[2,1,0,1]}]"))
+      << json;
+  EXPECT_TRUE(Contains(json, "\"files\":[3,2,3,3]")) << json;
+  EXPECT_TRUE(Contains(json, "{\"profile\":0,\"type\":\"CUDA\"")) << json;
+  EXPECT_FALSE(Contains(json, "\"side\":")) << json;
+}
+
+TEST(HtmlData, SingleAndDiffHaveNoSpread) {
+  Fixture f;
+  EXPECT_FALSE(Contains(BuildPageData(f.report), "\"spread\":"));
+  f.report.profiles.push_back({"q.hatchet", nullptr});  // --merge=sum: one summed profile
+  const std::string json = BuildPageData(f.report);
+  EXPECT_TRUE(Contains(json, "\"mode\":\"single\"")) << json;
+  EXPECT_FALSE(Contains(json, "\"files\":")) << json;
 }
 
 TEST(HtmlData, NamesCannotCloseTheScript) {

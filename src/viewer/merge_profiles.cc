@@ -192,16 +192,28 @@ void FillStatsColumns(const UnionStats& stats, const std::vector<ColumnRef>& col
   in.decimals.push_back(0);
 }
 
+// Devices of every file, each (type, index) once: the first file listing it gives its data.
+// `first_listed` gets the entries that `more` adds.
+void AddDevices(DeviceTable& all, const DeviceTable& more, DeviceTable& first_listed) {
+  for (const DeviceTable::Entry& e : more.entries) {
+    if (all.Find(e.device_type, e.device_index) != nullptr) continue;
+    all.entries.push_back(e);
+    first_listed.entries.push_back(e);
+  }
+}
+
 Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
   MergedProfiles out;
   MergeUnion merged;
   MergeSourceCheck check;
   std::vector<ColumnRef> columns;
+  DeviceTable devices;
   const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, args); };
   const auto add = [&](LoadedFile& file) -> Status {
     PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
     out.store.files.push_back(file.display_name);
+    AddDevices(devices, file.tree.devices(), out.file_devices.emplace_back());
     return AddStatsFile(file, merged, out.store, columns);
   };
   PROTON_RETURN_IF_ERROR(ForEachFile(args, prepare, add));
@@ -211,12 +223,6 @@ Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
   return out;
 }
 
-// Devices of every file, each (type, index) once: the first file listing it gives its data.
-void AddDevices(DeviceTable& all, const DeviceTable& more) {
-  for (const DeviceTable::Entry& e : more.entries) {
-    if (all.Find(e.device_type, e.device_index) == nullptr) all.entries.push_back(e);
-  }
-}
 
 // --merge=sum: the raw metrics added up, then the ordinary steps on the one summed profile.
 Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
@@ -224,6 +230,8 @@ Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
   MergeSum sum;
   MergeSourceCheck check;
   DeviceTable devices;
+  std::vector<std::string> files;
+  std::vector<DeviceTable> file_devices;
   const auto merge_duplicates = [](LoadedFile& file) {
     MergeDuplicates(file.tree);
     return Status();
@@ -232,12 +240,15 @@ Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
     PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     const std::vector<NodeId> union_id = merged.Map(file.tree);  // before merged.size()
     sum.Add(file.tree, union_id, merged.size());
-    AddDevices(devices, file.tree.devices());
+    files.push_back(file.display_name);
+    AddDevices(devices, file.tree.devices(), file_devices.emplace_back());
     return Status();
   };
   PROTON_RETURN_IF_ERROR(ForEachFile(args, merge_duplicates, add));
   const std::string name = MergeDisplayName(args.files.size());
   MergedProfiles out;
+  out.store.files = std::move(files);
+  out.file_devices = std::move(file_devices);
   PROTON_ASSIGN_OR_RETURN(out.tree, sum.Build(merged, devices, name));
   PROTON_ASSIGN_OR_RETURN(std::vector<ColumnRef> columns,
                           ResolveColumns(out.tree, args.metrics, name));

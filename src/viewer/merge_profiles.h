@@ -15,7 +15,7 @@ namespace proton::viewer {
 // Per file and -m column, the file's value at each union node (--merge=stats only): what
 // the statistics are computed from and what --export writes one row per node and file of.
 struct MergeStore {
-  std::vector<std::string> files;  // display names, in FILE order
+  std::vector<std::string> files;  // display names, in FILE order (--merge=sum too)
   // values[f][c][u]: file f, column c, union node u; sized by the union after file f, so a
   // node first seen in a later file is beyond the end.
   std::vector<std::vector<std::vector<double>>> values;
@@ -31,6 +31,9 @@ struct MergedProfiles {
   // --merge=stats: the per-file values, and per node of `tree` its union node.
   MergeStore store;
   std::vector<NodeId> union_of;
+  // Per FILE, the devices it is the first to list (--html's device table names each
+  // device's file, as for a single profile).
+  std::vector<DeviceTable> file_devices;
 };
 
 // Reads every file of args.files and merges them as args.merge says; the first failing file

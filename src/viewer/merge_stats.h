@@ -25,6 +25,11 @@ inline constexpr MergeStat kMergePrintOrder[] = {MergeStat::kMedian,    MergeSta
 inline constexpr size_t kMergeStatCount = std::size(kMergePrintOrder);
 // Position of `stat` in kMergePrintOrder.
 size_t MergePrintPosition(MergeStat stat);
+// The printed column of `stat` of the c-th -m item: the printer shows kMergeStatCount
+// columns per item, in kMergePrintOrder.
+inline size_t MergeColumn(size_t item, MergeStat stat) {
+  return item * kMergeStatCount + MergePrintPosition(stat);
+}
 // ":min", ":median", ... : appended to a column's label or -m item.
 const char* MergeStatSuffix(MergeStat stat);
 

@@ -23,7 +23,7 @@ class SpeedscopeWriter {
     CollectSamples();
     std::string out = "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"";
     out += ",\"exporter\":\"proton-viewer\",\"name\":";
-    AppendJsonString(out, in_.profiles.empty() ? std::string() : in_.profiles[0].name);
+    AppendJsonString(out, Title());
     out += ",\"activeProfileIndex\":0,\"shared\":{\"frames\":[";
     for (size_t f = 0; f < frame_names_.size(); ++f) {
       out += f > 0 ? ",{\"name\":" : "{\"name\":";
@@ -41,6 +41,11 @@ class SpeedscopeWriter {
   }
 
  private:
+  std::string_view Title() const {
+    if (!in_.title.empty() || in_.profiles.empty()) return in_.title;
+    return in_.profiles[0].name;
+  }
+
   uint32_t FrameIndex(NodeId n) {
     const std::string_view shown = FormatName(tree_.name(n), in_.format, scratch_);
     const auto [it, added] =

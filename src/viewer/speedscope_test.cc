@@ -56,6 +56,16 @@ TEST(Speedscope, DepthFoldsIntoThePrintedAncestor) {
   EXPECT_TRUE(Contains(BuildSpeedscope(f.report), "\"samples\":[],\"weights\":[]"));
 }
 
+TEST(Speedscope, NamedByTheMergeWhenThereIsOne) {
+  Fixture f;
+  EXPECT_TRUE(Contains(BuildSpeedscope(f.report), "\"name\":\"p.hatchet\""));
+  f.report.title = "<merge of 2 files>";
+  f.report.profiles.push_back({"q.hatchet", nullptr});
+  const std::string json = BuildSpeedscope(f.report);
+  EXPECT_TRUE(Contains(json, "\"exporter\":\"proton-viewer\",\"name\":\"<merge of 2 files>\""))
+      << json;
+}
+
 TEST(Speedscope, Units) {
   EXPECT_EQ(SpeedscopeUnit("time/ms", "time/ms (inc)"), "milliseconds");
   EXPECT_EQ(SpeedscopeUnit("time", "time (ns) (inc)"), "nanoseconds");

@@ -22,6 +22,7 @@
 #include "viewer/html_report.h"
 #include "viewer/merge_export.h"
 #include "viewer/merge_profiles.h"
+#include "viewer/merge_report.h"
 #include "viewer/metrics.h"
 #include "viewer/name_normalize.h"
 #include "viewer/printers.h"
@@ -54,6 +55,7 @@ ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
                             const std::vector<std::string>& argv, const Prepared& left,
                             const Prepared* right, const DiffUnion* diff) {
   ReportInput r;
+  r.mode = right == nullptr ? ReportMode::kSingle : ReportMode::kDiff;
   r.print = &in;
   r.items = args.metrics;
   r.depth = args.depth;
@@ -74,6 +76,15 @@ ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
   return r;
 }
 
+// --html and --speedscope of `report`, when asked for.
+Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
+  if (!args.html_path.empty()) PROTON_RETURN_IF_ERROR(WriteHtmlReport(args.html_path, report));
+  if (!args.speedscope_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSpeedscope(args.speedscope_path, report));
+  }
+  return Status();
+}
+
 // The side outputs, written before anything is printed so that their errors leave standard
 // output empty (§9).
 Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
@@ -84,13 +95,8 @@ Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
     PROTON_RETURN_IF_ERROR(ExportTable(args.export_path, in, args.metrics, args.depth));
   }
   if (args.html_path.empty() && args.speedscope_path.empty()) return Status();
-  const ReportInput report = MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
-                                             diff ? &*diff : nullptr);
-  if (!args.html_path.empty()) PROTON_RETURN_IF_ERROR(WriteHtmlReport(args.html_path, report));
-  if (!args.speedscope_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSpeedscope(args.speedscope_path, report));
-  }
-  return Status();
+  return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
+                                            diff ? &*diff : nullptr));
 }
 
 void WriteAll(int fd, std::string_view text) {
@@ -120,8 +126,9 @@ PrintOptions PrintOptionsFor(const ViewerArgs& args, bool color) {
   return options;
 }
 
-// --merge (§11.11): the export, then the printed tree of the merged profiles.
-Result<int> RunMerge(const ViewerArgs& args, int out_fd, bool color) {
+// --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
+Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
+                     bool color) {
   PROTON_ASSIGN_OR_RETURN(MergedProfiles merged, MergeProfiles(args));
   merged.in.tree = &merged.tree;
   // Display only (§11.9): the files were matched and filtered by their stored names.
@@ -131,6 +138,9 @@ Result<int> RunMerge(const ViewerArgs& args, int out_fd, bool color) {
         args.merge == MergeMode::kSum
             ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
             : ExportMergeTable(args.export_path, merged, args.metrics, args.depth));
+  }
+  if (!args.html_path.empty() || !args.speedscope_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteReports(args, MakeMergeReport(merged, args, argv)));
   }
   OutputBuffer out(out_fd);
   PrintAll(out, merged.in, PrintOptionsFor(args, color));
@@ -154,7 +164,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (args.metrics.empty()) return 0;  // FILE is not even opened (§2.4)
-  if (args.merge != MergeMode::kNone) return RunMerge(args, out_fd, color);
+  if (args.merge != MergeMode::kNone) return RunMerge(args, argv, out_fd, color);
 
   PROTON_ASSIGN_OR_RETURN(Prepared left, Prepare(args.file, args));
   PrintInput in;

@@ -1,5 +1,6 @@
 """The --html page in headless Chromium (viewer.md §11.12): it loads without console errors,
-draws exactly the printed tree, and zoom, search, sort and hover work. Screenshots go to
+draws exactly the printed tree (of one profile, a diff or a merge), and zoom, search, sort
+and hover work. Screenshots go to
 $PROTON_ARTIFACT_DIR."""
 import json
 import math
@@ -16,7 +17,8 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
-from report_helpers import REFDATA, SOURCE, printed_tree, run_viewer
+from report_helpers import (RANKS, REFDATA, SLOW_RANK, SOURCE, printed_merge_tree, printed_tree,
+                            run_viewer, write_rank_files)
 
 ARTIFACTS = Path(os.environ.get("PROTON_ARTIFACT_DIR", "build/artifacts/browser"))
 
@@ -317,3 +319,134 @@ def test_20000_nodes_open_in_under_2_seconds(browser, tmp_path):
     assert timing < 2000
     browser.save_screenshot(str(ARTIFACTS / "20k.png"))
     assert len(browser.execute_script("return protonReport.frames")) > 100
+
+
+def merge_page(browser, tmp_path, mode, screenshot):
+    ranks = write_rank_files(tmp_path)
+    page = tmp_path / f"merge_{mode}.html"
+    printed = run_viewer("-m", "time/us", f"--merge={mode}", "--html", page, *ranks).stdout
+    open_page(browser, page, screenshot)
+    return ranks, printed
+
+
+def open_merge_stats(browser, tmp_path):
+    """The --merge=stats page of the rank files, checked against the printed statistics:
+    the rank files, the printed rows and the page node of each printed name."""
+    ranks, stdout = merge_page(browser, tmp_path, "stats", "merge_stats.png")
+    printed = printed_merge_tree(stdout)
+    state = page_state(browser)
+    nodes = state["nodes"]
+    assert browser.execute_script("return protonReport.data.mode") == "merge"
+    assert browser.execute_script("return document.title") == "proton-viewer: <merge of 4 files>"
+    weights = [max(v or 0, 0) for v in nodes["values"][0]]
+    drawn = check_drawn_frames(state, printed, weights)  # widths by the printed medians
+    assert len(drawn) == len(printed) == 7
+    # The spread beside each median is the printed one.
+    for i, row in enumerate(printed):
+        spread = {k: nodes["spread"][0][k][i] for k in ("min", "mean", "max", "imbalance")}
+        assert {k: f"{v:.3f}" for k, v in spread.items()} == \
+            {k: f"{row[k]:.3f}" for k in spread}, row
+        assert nodes["spread"][0]["argmax"][i] == row["argmax"]
+        assert nodes["files"][i] == row["files"]
+    by_name = {row["name"]: i for i, row in enumerate(printed)}
+    assert printed[by_name["fwd_matmul"]]["imbalance"] == pytest.approx(2.0)
+    assert printed[by_name["bwd_allreduce"]]["files"] == RANKS - 1
+    return ranks, printed, by_name
+
+
+def test_merge_stats_draws_the_medians(browser, tmp_path):
+    open_merge_stats(browser, tmp_path)
+
+
+def test_merge_stats_colours_marks_and_hover(browser, tmp_path):
+    ranks, printed, by_name = open_merge_stats(browser, tmp_path)
+    colour = lambda name: browser.execute_script(
+        "return protonReport.colourOf(arguments[0])", by_name[name])
+    # The slow rank's frames are hot; an even frame stays neutral.
+    assert colour("fwd_matmul") == "rgb(214,39,40)"
+    neutral = [int(c) for c in colour("fwd_add")[4:-1].split(",")]
+    assert all(abs(c - 238) <= 5 for c in neutral), neutral
+    legend = browser.find_element(By.ID, "legend").text
+    assert "colour: imbalance (max/mean of time/us (inc))" in legend
+    assert "\u2265 2.0" in legend and "in some files only" in legend
+    # Frames some files lack are marked in the table (and drawn dashed); the others not.
+    cells = {td.get_attribute("textContent") for td in
+             browser.find_elements(By.CSS_SELECTOR, "#sorted tbody td:first-child")}
+    assert "\u25cc bwd_allreduce" in cells and "fwd_matmul" in cells
+    assert sum(c.startswith("\u25cc ") for c in cells) == \
+        sum(r["files"] < RANKS for r in printed[1:])
+    # Hovering the slow frame names the file holding its max and the files holding it.
+    x, y = frame_centre(browser, by_name["fwd_matmul"])
+    canvas = browser.find_element(By.ID, "flame")
+    ActionChains(browser).move_to_element_with_offset(
+        canvas, x - canvas.size["width"] / 2, y - canvas.size["height"] / 2).perform()
+    tooltip = browser.find_element(By.ID, "tooltip")
+    assert tooltip.is_displayed()
+    text = tooltip.text
+    assert "fwd_matmul" in text and "imbalance 2.000" in text
+    assert f"max in {ranks[SLOW_RANK]}" in text and "in 4 of 4 files" in text
+    browser.save_screenshot(str(ARTIFACTS / "merge_hover.png"))
+    hover = browser.execute_script("return protonReport.tooltipOf(arguments[0])",
+                                   by_name["bwd_allreduce"])
+    assert f"in {RANKS - 1} of {RANKS} files" in hover
+
+
+def test_merge_stats_table_sorts_by_statistics(browser, tmp_path):
+    ranks, printed, by_name = open_merge_stats(browser, tmp_path)
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#sorted th")]
+    assert headers[:2] == ["name", "time/us (inc):median \u25bc"]
+    assert headers[2:] == ["time/us (inc):" + s for s in
+                           ("min", "mean", "max", "imbalance", "argmax")] + ["files"]
+    browser.find_element(By.CSS_SELECTOR, "#sorted th[data-column='5']").click()
+    rows = [[td.get_attribute("textContent") for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in browser.find_elements(By.CSS_SELECTOR, "#sorted tbody tr")]
+    imbalances = [float(r[5]) for r in rows]
+    assert imbalances == sorted(imbalances, reverse=True) and imbalances[0] > imbalances[-1]
+    expected = {r["name"]: f"{r['imbalance']:.3f}" for r in printed[1:]}
+    assert {r[0].removeprefix("\u25cc "): r[5] for r in rows} == expected
+    # argmax is shown as the file's name.
+    assert rows[0][6] == str(ranks[SLOW_RANK])
+    browser.find_element(By.CSS_SELECTOR, "#sorted th[data-column='7']").click()
+    files = [int(tr.find_elements(By.TAG_NAME, "td")[7].get_attribute("textContent"))
+             for tr in browser.find_elements(By.CSS_SELECTOR, "#sorted tbody tr")]
+    assert files == sorted(files, reverse=True) and files[-1] == RANKS - 1
+
+
+def test_merge_stats_devices_name_their_files(browser, tmp_path):
+    ranks, _, _ = open_merge_stats(browser, tmp_path)
+    rows = [[td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+            for tr in browser.find_elements(By.CSS_SELECTOR, "#devices tbody tr")]
+    assert [r[:3] for r in rows] == [[str(p), "CUDA", str(k)] for k, p in enumerate(ranks)]
+    command = browser.find_element(By.ID, "command").text
+    assert command.startswith("proton-viewer -m time/us --merge=stats --html ")
+
+
+def test_merge_sum_is_a_single_page(browser, tmp_path):
+    ranks, stdout = merge_page(browser, tmp_path, "sum", "merge_sum.png")
+    state = page_state(browser)
+    data = browser.execute_script("return [protonReport.data.mode, protonReport.data.profiles]")
+    assert data == ["single", [str(p) for p in ranks]]
+    assert browser.execute_script("return document.title") == "proton-viewer: <merge of 4 files>"
+    weights = [max(v or 0, 0) for v in state["nodes"]["values"][0]]
+    drawn = check_drawn_frames(state, printed_tree(stdout), weights)
+    assert len(drawn) == 7
+
+
+def test_merge_stats_with_two_columns_colours_by_the_second(browser, tmp_path):
+    ranks = write_rank_files(tmp_path)
+    page = tmp_path / "merge_two.html"
+    stdout = run_viewer("-m", "time/us,count", "--merge", "--html", page, *ranks).stdout
+    open_page(browser, page, "merge_two_columns.png")
+    legend = browser.find_element(By.ID, "legend").text
+    assert "width: time/us (inc):median; colour: count (inc):median" in legend
+    assert "imbalance" not in legend and "in some files only" in legend
+    headers = [th.text for th in browser.find_elements(By.CSS_SELECTOR, "#sorted th")]
+    stats = ("median", "min", "mean", "max", "imbalance", "argmax")
+    assert [h.removesuffix(" \u25bc") for h in headers] == \
+        ["name"] + [f"{label}:{s}" for label in ("time/us (inc)", "count (inc)")
+                    for s in stats] + ["files"]
+    # The widths are still the first column's printed medians.
+    state = page_state(browser)
+    first = printed_tree(stdout)
+    assert [f"{v:.3f}" for v in state["nodes"]["values"][0]] == \
+        [f"{r['value']:.3f}" for r in first]

@@ -1,5 +1,6 @@
 """--speedscope (viewer.md §11.12): files valid against speedscope's own schema, with the
-fields it requires, and weights that add up to the printed tree's values."""
+fields it requires, and weights that add up to the printed tree's values (with --merge: the
+summed tree's, or the first column's medians)."""
 import json
 import math
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from report_helpers import REFDATA, printed_tree, run_viewer
+from report_helpers import REFDATA, printed_merge_tree, printed_tree, run_viewer, write_rank_files
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
 SCHEMA_FILE = Path(__file__).with_name("speedscope") / "file-format-schema.json"
@@ -61,6 +62,34 @@ def test_weights_add_up_to_the_tree(tmp_path, profile, metric, unit):
         expected = 0 if math.isnan(row["value"]) else row["value"]
         assert totals.get(row["path"], 0) == pytest.approx(expected, abs=6e-4), row
     assert p["endValue"] == pytest.approx(tree[0]["value"], abs=6e-4)
+
+
+@pytest.mark.parametrize("mode", ["sum", "stats"])
+def test_merge_weights_are_the_printed_tree(tmp_path, mode):
+    ranks = write_rank_files(tmp_path)
+    out = tmp_path / "merge.speedscope.json"
+    stdout = run_viewer("-m", "time/us", f"--merge={mode}", "--speedscope", out, *ranks).stdout
+    tree = printed_merge_tree(stdout) if mode == "stats" else printed_tree(stdout)
+    doc = json.loads(out.read_text())
+    frames, p = check_schema(doc)
+    assert doc["name"] == "<merge of 4 files>"
+    assert p["unit"] == "microseconds"
+    assert p["name"] == "time/us (inc)" + (":median" if mode == "stats" else "")
+    # Each sample is one printed frame, weighing its value (the median with stats) less its
+    # children's, never below 0.
+    own = {row["path"]: row["value"] for row in tree}
+    for row in tree:
+        if len(row["path"]) > 1:
+            own[row["path"][:-1]] -= row["value"]
+    weights = {tuple(frames[f]["name"] for f in stack): w
+               for stack, w in zip(p["samples"], p["weights"])}
+    assert len(tree) == 7 and len(weights) == len(p["samples"])
+    for path, weight in own.items():
+        assert weights.get(path, 0) == pytest.approx(max(weight, 0), abs=2e-3), path
+    if mode == "sum":
+        assert p["endValue"] == pytest.approx(tree[0]["value"], abs=6e-4)
+    else:  # the rank files make bwd's children's medians exceed its own
+        assert own[("ROOT", "bwd")] < 0
 
 
 def test_depth_and_filters_shape_the_samples(tmp_path):

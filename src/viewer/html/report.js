@@ -2,7 +2,8 @@
 // graph on one canvas (ROOT on top), with hover, zoom, search, the sorted frame table and the
 // device table. Everything the page shows is set with textContent or drawn on the canvas, so
 // frame names can never become markup. window.protonReport exposes the drawn geometry and
-// the actions, for tests and for the console. The page has no other script, so the
+// the actions, for tests and for the console. A "merge" page (--merge=stats) draws the
+// medians and shows each frame's spread over the files. The page has no other script, so the
 // top-level names below are this script's own.
 'use strict';
 
@@ -19,12 +20,25 @@ const fullTable = nodes.fullNames || nodes.names;
 const fullNames = nameIndex.map((k) => fullTable[k]);
 const values = nodes.values;
 const isDiff = data.mode === 'diff';
+const isMerge = data.mode === 'merge';
+const spread = nodes.spread;  // merge: per column {min, mean, max, imbalance, argmax}
+const fileCount = data.profiles.length;
 const ROW = 18;
 const MAX_ROWS = 1600;        // a canvas taller than ~32,000 px is not drawn by browsers
 const TABLE_ROWS = 500;       // rows put in the DOM at once (the table of 1e6 frames)
 const KIND_NAMES = ['root', 'scope', 'Python frame', 'kernel'];
 const KIND_COLORS = ['#b8b8b8', '#8db4e2', '#93cf8a', '#f2a65a'];
 const SIDE_MARKERS = ['', '\u25c0 ', '\u25b6 '];
+const PARTIAL_MARKER = '\u25cc ';  // merge: a frame that some files lack
+const IMBALANCE_HOT = 2;           // merge: max/mean at which a frame is fully red
+// A merge's first column is its median: what the width and the table's order are by.
+const widthLabel = data.columns[0].label + (isMerge ? ':median' : '');
+const partial = (i) => isMerge && nodes.files[i] < fileCount;
+// The marker before a frame's name: its diff side, or that some merged files lack it.
+function markerOf(i) {
+  if (isDiff) return SIDE_MARKERS[nodes.side[i]];
+  return partial(i) ? PARTIAL_MARKER : '';
+}
 
 // ---- The tree: depth, subtree end (ids are pre-order, so a subtree is [i, end[i])),
 // width weight and the sum of the children's weights.
@@ -96,7 +110,15 @@ if (isDiff) {
   }
 }
 const colourRange = !isDiff && values.length > 1 ? finiteRange(values[1]) : null;
+// A merge's spread, max/mean: 1 (every file alike) is neutral, IMBALANCE_HOT or more red,
+// linear between, so that only frames where some file stands out catch the eye.
+function imbalanceColour(v) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) return '#dddddd';
+  const t = Math.min(1, Math.max(0, (v - 1) / (IMBALANCE_HOT - 1)));
+  return mix([238, 238, 238], [214, 39, 40], t);
+}
 function frameColour(i) {
+  if (isMerge && values.length === 1) return imbalanceColour(spread[0].imbalance[i]);
   if (isDiff) {
     const t = maxGrowth > 0 ? Math.sqrt(Math.min(1, Math.abs(growth[i]) / maxGrowth)) : 0;
     return growth[i] >= 0 ? mix([238, 238, 238], [214, 39, 40], t)
@@ -148,8 +170,8 @@ function drawFrame(ctx, f, charWidth) {
     ctx.strokeStyle = '#c000c0'; ctx.lineWidth = 2;
     ctx.strokeRect(f.x + 1, f.y + 1, Math.max(f.w - 2, 0), f.h - 2);
   }
-  if (isDiff && nodes.side[i] !== 0) {
-    ctx.setLineDash(nodes.side[i] === 1 ? [] : [3, 2]);
+  if ((isDiff && nodes.side[i] !== 0) || partial(i)) {
+    ctx.setLineDash(isDiff && nodes.side[i] === 1 ? [] : [3, 2]);
     ctx.strokeStyle = '#333'; ctx.lineWidth = 1;
     ctx.strokeRect(f.x + 0.5, f.y + 0.5, Math.max(f.w - 1.5, 0), f.h - 1);
     ctx.setLineDash([]);
@@ -158,7 +180,7 @@ function drawFrame(ctx, f, charWidth) {
     ctx.strokeStyle = '#000'; ctx.lineWidth = 2;
     ctx.strokeRect(f.x + 1, f.y + 1, Math.max(f.w - 2, 0), f.h - 2);
   }
-  const label = (isDiff ? SIDE_MARKERS[nodes.side[i]] : '') + names[i];
+  const label = markerOf(i) + names[i];
   const fits = Math.floor((f.w - 6) / charWidth);
   if (fits >= 3) {
     ctx.fillStyle = '#111';
@@ -207,11 +229,28 @@ function frameAt(event) {
 
 // ---- Hover: the full name and every column.
 const tooltip = document.getElementById('tooltip');
+// A merge's lines: per column its statistics and the file holding the max, then how many
+// files hold the frame.
+function spreadLines(i) {
+  const lines = [];
+  data.columns.forEach((c, k) => {
+    const s = spread[k];
+    lines.push(c.label + ': median ' + formatValue(values[k][i]) + ', min ' +
+               formatValue(s.min[i]) + ', mean ' + formatValue(s.mean[i]) + ', max ' +
+               formatValue(s.max[i]) + ', imbalance ' + formatValue(s.imbalance[i]));
+    if (s.argmax[i] !== null) lines.push('  max in ' + data.profiles[s.argmax[i]]);
+  });
+  lines.push((partial(i) ? PARTIAL_MARKER : '') + 'in ' + nodes.files[i] + ' of ' + fileCount +
+             ' files');
+  return lines;
+}
 function tooltipText(i) {
   const lines = [fullNames[i], KIND_NAMES[nodes.kind[i]]];
-  data.columns.forEach((c, k) => lines.push(c.label + ': ' + formatValue(values[k][i])));
+  if (isMerge) lines.push(...spreadLines(i));
+  else data.columns.forEach((c, k) => lines.push(c.label + ': ' + formatValue(values[k][i])));
   const share = percent(weight[i], weight[0]);
-  if (share) lines.push((isDiff ? 'width' : data.columns[0].item) + ': ' + share + ' of ROOT');
+  const widthName = isDiff ? 'width' : data.columns[0].item + (isMerge ? ':median' : '');
+  if (share) lines.push(widthName + ': ' + share + ' of ROOT');
   if (isDiff) {
     lines.push(data.profiles[0] + ': ' + formatValue(nodes.now[i]));
     lines.push(data.profiles[1] + ': ' + formatValue(nodes.base[i]));
@@ -284,7 +323,7 @@ function search(text) {
     state.share = { count, fraction: weight[0] > 0 ? covered / weight[0] : 0 };
     searchResult.textContent = count + ' matching frame' + (count === 1 ? '' : 's') + ', ' +
         (100 * state.share.fraction).toFixed(2) + '% of ' +
-        (isDiff ? 'the width' : data.columns[0].label);
+        (isDiff ? 'the width' : widthLabel);
   }
   draw();
   return state.share;
@@ -292,17 +331,35 @@ function search(text) {
 searchBox.addEventListener('input', () => search(searchBox.value));
 
 // ---- The sorted table: --print-sorted's rows (every frame but ROOT, by the first column,
-// descending, NaN last, ties in row order), sortable by any column.
+// descending, NaN last, ties in row order), sortable by any column: a merge's table has
+// every statistic (argmax shown as the file's name, sorted by its index) and "files".
 const table = document.getElementById('sorted');
 const rowOrder = nodes.rowOrder || Array.from({ length: N }, (_, i) => i);
 const rank = new Int32Array(N);
 rowOrder.forEach((id, k) => { rank[id] = k; });
 const tableIds = rowOrder.filter((id) => id !== 0);
+function buildTableColumns() {
+  if (!isMerge) {
+    return data.columns.map((c, k) => ({ label: c.label, values: values[k], text: formatValue }));
+  }
+  const columns = [];
+  data.columns.forEach((c, k) => {
+    columns.push({ label: c.label + ':median', values: values[k], text: formatValue });
+    for (const stat of ['min', 'mean', 'max', 'imbalance']) {
+      columns.push({ label: c.label + ':' + stat, values: spread[k][stat], text: formatValue });
+    }
+    columns.push({ label: c.label + ':argmax', values: spread[k].argmax,
+                   text: (v) => (v === null ? '' : data.profiles[v]) });
+  });
+  columns.push({ label: 'files', values: nodes.files, text: String });
+  return columns;
+}
+const tableColumns = buildTableColumns();
 // A column as a Float64Array (null = NaN): sorting 1,000,000 rows reads it 20 million times.
 const numericColumns = [];
 function numericColumn(k) {
   if (!numericColumns[k]) {
-    numericColumns[k] = Float64Array.from(values[k], (v) => (v === null ? NaN : v));
+    numericColumns[k] = Float64Array.from(tableColumns[k].values, (v) => (v === null ? NaN : v));
   }
   return numericColumns[k];
 }
@@ -351,7 +408,7 @@ function firstRows(compare, k) {
 }
 function tableHeader() {
   const row = document.createElement('tr');
-  ['name'].concat(data.columns.map((c) => c.label)).forEach((text, k) => {
+  ['name'].concat(tableColumns.map((c) => c.label)).forEach((text, k) => {
     const th = document.createElement('th');
     const arrow = k === state.sortColumn ? (state.sortDescending ? ' \u25bc' : ' \u25b2') : '';
     th.textContent = text + arrow;
@@ -374,12 +431,12 @@ function sortBy(column, descending) {
     const tr = document.createElement('tr');
     tr.dataset.node = String(id);
     const name = document.createElement('td');
-    name.textContent = (isDiff ? SIDE_MARKERS[nodes.side[id]] : '') + names[id];
+    name.textContent = markerOf(id) + names[id];
     name.title = fullNames[id];
     tr.appendChild(name);
-    values.forEach((column) => {
+    tableColumns.forEach((column) => {
       const td = document.createElement('td');
-      td.textContent = formatValue(column[id]);
+      td.textContent = column.text(column.values[id]);
       tr.appendChild(td);
     });
     tr.addEventListener('click', () => showFrame(id));
@@ -415,8 +472,14 @@ function legendItem(colour, text, dashed) {
 }
 function buildLegend() {
   const legend = document.getElementById('legend');
-  const label = data.columns[0].label;
-  if (isDiff) {
+  const label = widthLabel;
+  if (isMerge && values.length === 1) {
+    legend.append('width: ' + label + '; colour: imbalance (max/mean of ' +
+                  data.columns[0].label + ')',
+      legendItem(imbalanceColour(1), '1.0'),
+      legendItem(imbalanceColour((1 + IMBALANCE_HOT) / 2), ((1 + IMBALANCE_HOT) / 2).toFixed(1)),
+      legendItem(imbalanceColour(IMBALANCE_HOT), '\u2265 ' + IMBALANCE_HOT.toFixed(1)));
+  } else if (isDiff) {
     legend.append('width: larger side of ' + label + ';',
       legendItem('rgb(214,39,40)', 'grew (' + data.profiles[0] + ' > ' + data.profiles[1] + ')'),
       legendItem('rgb(31,119,180)', 'shrank'),
@@ -424,13 +487,15 @@ function buildLegend() {
       legendItem('#eee', '\u25b6 only in ' + data.profiles[1], true));
   } else if (values.length > 1) {
     const r = colourRange || { min: NaN, max: NaN };
-    legend.append('width: ' + label + '; colour: ' + data.columns[1].label,
+    legend.append('width: ' + label + '; colour: ' + data.columns[1].label +
+                  (isMerge ? ':median' : ''),
       legendItem('rgb(255,255,178)', formatValue(r.min)),
       legendItem('rgb(189,0,38)', formatValue(r.max)));
   } else {
     legend.append('width: ' + label + ';');
     KIND_NAMES.forEach((kind, k) => legend.append(legendItem(KIND_COLORS[k], kind)));
   }
+  if (isMerge) legend.append(legendItem('#eee', PARTIAL_MARKER + 'in some files only', true));
 }
 // A table row of `tag` cells holding `texts`.
 function tableRow(tag, texts) {
@@ -459,12 +524,14 @@ function shellQuote(arg) {
   return /^[A-Za-z0-9_\-+=:,./@%]+$/.test(arg) ? arg : "'" + arg.replace(/'/g, "'\\''") + "'";
 }
 
-const title = isDiff ? data.profiles[0] + ' \u2212 ' + data.profiles[1] : data.profiles[0];
+// Several profiles without a diff are a merge (either kind): named as in the messages.
+const title = isDiff ? data.profiles[0] + ' \u2212 ' + data.profiles[1]
+    : fileCount > 1 ? '<merge of ' + fileCount + ' files>' : data.profiles[0];
 document.title = 'proton-viewer: ' + title;
 document.getElementById('title').textContent = 'proton-viewer: ' + title;
 document.getElementById('command').textContent = data.command.map(shellQuote).join(' ');
 document.getElementById('table-title').textContent =
-    'Frames sorted by ' + data.columns[0].label + (isDiff ? ' (difference)' : '');
+    'Frames sorted by ' + widthLabel + (isDiff ? ' (difference)' : '');
 buildLegend();
 buildDevices();
 const prepared = performance.now();
@@ -480,6 +547,8 @@ state.readyMs = performance.now();  // since navigation started: the page's load
 window.protonReport = {
   data, state, zoomTo, search, sortBy, showFrame,
   nameOf: (i) => names[i],
+  colourOf: frameColour,
+  tooltipOf: tooltipText,
   get frames() { return state.frames; },
   get canvasWidth() { return state.canvasWidth; },
   ready: true,
