@@ -11,6 +11,8 @@ packages=(
   python3-pandas                                    # tests of gf.dataframe (proton.viewer)
   chromium chromium-driver python3-selenium         # viewer --html: tests in a headless browser
   python3-jsonschema                                # viewer --speedscope: files checked against the schema
+  python3-venv python3-pip python3-setuptools python3-wheel   # pip install . (offline)
+  python3-pyflakes                                  # the python_pyflakes check
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0

@@ -38,13 +38,14 @@ Private interface for the ``proton`` command's bootstrap (python/proton_bootstra
     What ``-k triton`` does for session 0 (imports ``triton.knobs``).
 """
 
-from . import _C
-from . import _frame_filters
+from . import _frame_filters  # loads proton._C (and libproton.so) first
 from . import flags
 from .scope import scope, cpu_timed_scope, enter_scope, exit_scope
 from .state import state, enter_state, exit_state, metadata_state
 from .profile import start, activate, deactivate, finalize, profile, DEFAULT_PROFILE_NAME
 from . import context, data, hooks, metric, mode, specs
+
+_frame_filters.add_own_directories()
 
 __version__ = "0.1.0"
 

@@ -1,34 +1,55 @@
-"""``python -m proton`` (profiler.md §2): finds the ``proton`` launcher next to this package
-and runs it with this interpreter as the default Python for script and pytest targets. The
-per-process side of a run lives in ``proton_bootstrap`` (loaded by the launcher through
-PYTHONPATH).
+"""The commands of an installed package: ``proton`` (also ``python -m proton``, profiler.md
+§2) and ``proton-viewer``. Each finds its executable next to this package and replaces the
+Python process with it. The per-process side of a run lives in ``proton_bootstrap`` (loaded by
+the launcher through PYTHONPATH).
+
+Where the executables are: ``proton/_bin`` (the copy the build tree keeps and the wheel
+ships), else the build tree's ``bin/`` two levels up.
 """
 
 import os
 import sys
 
 
-def launcher_path():
-    """The launcher binary: a copy inside the package, or the build tree's bin/proton."""
+def executable_path(name):
+    """The executable ``name`` (``proton`` or ``proton-viewer``) that belongs to this package,
+    or None."""
     package = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(package, "_bin", "proton"),
-                      os.path.join(package, os.pardir, os.pardir, "bin", "proton")):
+    for candidate in (os.path.join(package, "_bin", name),
+                      os.path.join(package, os.pardir, os.pardir, "bin", name)):
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
             return os.path.normpath(candidate)
     return None
 
 
-def main(argv=None):
-    """Replaces this process with the launcher; returns an exit status only on error."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    launcher = launcher_path()
-    if launcher is None:
-        sys.stderr.write("proton: error: the proton launcher was not found next to the "
-                         "proton package (%s)\n" % os.path.dirname(os.path.abspath(__file__)))
+def launcher_path():
+    """The launcher binary: a copy inside the package, or the build tree's bin/proton."""
+    return executable_path("proton")
+
+
+def _exec(name, args, env):
+    executable = executable_path(name)
+    if executable is None:
+        sys.stderr.write("%s: error: the %s executable was not found next to the proton "
+                         "package (%s)\n" % (name, name, os.path.dirname(os.path.abspath(__file__))))
         return 1
-    env = dict(os.environ)
-    env.setdefault("PROTON_PYTHON", sys.executable)  # PROTON_PYTHON set by the user wins
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(launcher, ["proton"] + args, env)
+    os.execve(executable, [name] + args, env)
     return 1  # not reached
+
+
+def main(argv=None):
+    """``proton``: replaces this process with the launcher; returns an exit status only on
+    error. This interpreter becomes the default Python of script and pytest targets."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    env = dict(os.environ)
+    env.setdefault("PROTON_PYTHON", sys.executable)  # PROTON_PYTHON set by the user wins
+    return _exec("proton", args, env)
+
+
+def viewer_main(argv=None):
+    """``proton-viewer``: replaces this process with the viewer executable, so that the
+    command keeps its speed, exit status and terminal detection."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    return _exec("proton-viewer", args, dict(os.environ))

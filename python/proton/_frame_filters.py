@@ -4,6 +4,7 @@ and the launcher's bootstrap. Kept here so a bootstrap installed elsewhere can a
 from __future__ import annotations
 
 import os
+from typing import List
 
 from . import _C
 
@@ -28,6 +29,8 @@ def add(directory: str) -> None:
     _C.set_frame_filters(_dirs)
 
 
-_package_dir = os.path.dirname(__file__)
-add(_package_dir)
-add(os.path.join(os.path.dirname(_package_dir), "proton_bootstrap"))
+def add_own_directories() -> None:
+    """Drops the frames of this package and of a sibling ``proton_bootstrap``."""
+    package_dir = os.path.dirname(__file__)
+    add(package_dir)
+    add(os.path.join(os.path.dirname(package_dir), "proton_bootstrap"))

@@ -9,6 +9,7 @@ int. The conversion itself happens in ``proton._C``; tensors come back here.
 from __future__ import annotations
 
 import sys
+from typing import Any, Dict, Tuple
 
 from . import _C
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
+from typing import Optional, Union
 
 from . import _C
 from .hooks import Hook, HookManager, LaunchHook

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from typing import Any, Dict, Optional
 
 from . import _C
 from .metric import _ensure_registered

@@ -7,6 +7,7 @@ evaluates a kernel's ``launch_metadata``; it expands to two frames in the tree (
 from __future__ import annotations
 
 import functools
+from typing import Optional
 
 from . import _C
 

@@ -1,8 +1,8 @@
 """``proton.viewer``: the viewer as a command and as a Python API (viewer.md §11.10).
 
 ``python -m proton.viewer [args]`` and ``proton.viewer.main()`` behave like
-``proton-viewer [args]``. The executable is looked up next to this package's build or install
-tree (``<prefix>/bin``), then on ``PATH``.
+``proton-viewer [args]``. The executable is looked up inside this package (``_bin``, where the
+wheel puts it), next to it in the build tree (``<build>/bin``), then on ``PATH``.
 
 The functions below have the names, signatures and defaults of Triton's
 ``triton.profiler.viewer``, so that scripts written for it run unchanged::
@@ -33,7 +33,8 @@ _FLOPS_WIDTHS = (8, 16, 32, 64)
 
 def _find_viewer() -> Optional[str]:
     here = os.path.dirname(os.path.abspath(__file__))
-    for candidate in (os.path.join(here, "..", "..", "bin", "proton-viewer"),
+    for candidate in (os.path.join(here, "_bin", "proton-viewer"),  # installed wheel
+                      os.path.join(here, "..", "..", "bin", "proton-viewer"),  # build tree
                       os.path.join(here, "bin", "proton-viewer")):
         if os.access(candidate, os.X_OK):
             return os.path.normpath(candidate)

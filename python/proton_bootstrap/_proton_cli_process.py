@@ -201,7 +201,8 @@ def _alias_enabled():
 
 def _install_triton_hook():
     try:
-        import triton  # noqa: F401  (eager, as the reference does for -k triton)
+        import triton  # eager, as the reference does for -k triton: only the import matters
+        del triton
     except ImportError:
         return  # -k triton in a process without Triton: no effect
     from proton.hooks import HookManager, LaunchHook

@@ -3,7 +3,6 @@ temporary directory and read the .hatchet files they leave."""
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import textwrap

@@ -33,7 +33,7 @@ def test_python_context_paths(work):
 
 
 def test_python_context_pytest(work):
-    test_file = write(work, "test_pc.py", """
+    write(work, "test_pc.py", """
         import proton
         def test_x():
             with proton.scope("t", {"flops": 1.0}):

@@ -2,7 +2,6 @@
 
 import os
 import shutil
-import stat
 import subprocess
 
 from conftest import PYTHON, PYTHON_DIR, base_env, hatchets, load, run, write

@@ -1,7 +1,5 @@
 """Command-line mode through the private switch (profiler.md §1.4, D1/D2, §7.1 N9)."""
 
-import pytest
-
 from helpers import load, node_at, run_python
 
 PRELUDE = """

@@ -21,8 +21,9 @@ def test_public_names():
     for name in ("get", "get_msgpack", "clear", "advance_phase", "is_phase_complete"):
         assert callable(getattr(proton.data, name))
     assert proton.metric.FLOPS_WIDTHS == (8, 16, 32, 64)
-    from proton.hooks import Hook, HookManager, LaunchHook  # noqa: F401
-    from proton.mode import BaseMode, PCSampling  # noqa: F401
+    from proton.hooks import Hook, HookManager, LaunchHook
+    from proton.mode import BaseMode, PCSampling
+    assert all(isinstance(c, type) for c in (Hook, HookManager, LaunchHook, BaseMode, PCSampling))
     from proton.flags import flags
     assert flags.instrumentation_on is False
     from proton.state import COMPUTE_METADATA_SCOPE_NAME, COMPUTE_METADATA_SCOPE_PREFIX

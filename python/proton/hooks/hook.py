@@ -10,6 +10,7 @@ any hook is registered; ``triton`` is imported only then, never at ``import prot
 from __future__ import annotations
 
 import sys
+from typing import Dict, List, Optional
 
 from .. import _C
 

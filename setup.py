@@ -1,0 +1,122 @@
+"""``pip install .``: CMake builds the compiled parts and setuptools packages them with the
+Python sources, as Triton's own setup.py does.
+
+The wheel holds the layout that src/launcher/layout.cc calls the package copy:
+
+    proton/                 the package (python/proton) with _C, _viewer (when the viewer is
+                            built) and libproton.so.0 next to them (_C's RPATH is $ORIGIN)
+    proton/_bin/            the proton and proton-viewer executables (python/proton/_cli.py
+                            runs them as the console scripts of the same names)
+    proton_bootstrap/       the launcher's bootstrap (python/proton_bootstrap)
+
+PROTON_CMAKE_BUILD_DIR names the CMake build directory (default: build-pip/cmake-py<X.Y>).
+One that already holds a CMakeCache.txt is built as it is configured (so a developer's build/
+or a test's build tree is reused); otherwise it is configured for this interpreter with the
+tests and benchmarks off. CMAKE_BUILD_PARALLEL_LEVEL sets the build's parallelism.
+"""
+
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+SOURCE_DIR = os.path.dirname(os.path.abspath(__file__))
+BUILD_BASE = "build-pip"  # setuptools' default build/ is the README's CMake build directory
+# (name, required): the viewer is built only where its libraries are (simdjson, PCRE2).
+EXTENSIONS = (("_C", True), ("_viewer", False))
+EXECUTABLES = (("proton", True), ("proton-viewer", False))
+
+
+def package_version():
+    with open(os.path.join(SOURCE_DIR, "python", "proton", "__init__.py")) as f:
+        return re.search(r'^__version__ = "([^"]+)"', f.read(), re.M).group(1)
+
+
+def cmake_build_dir():
+    """One default tree per Python version: the extension is built for one interpreter."""
+    configured = os.environ.get("PROTON_CMAKE_BUILD_DIR")
+    default = os.path.join(SOURCE_DIR, BUILD_BASE, "cmake-py%d.%d" % sys.version_info[:2])
+    return os.path.abspath(configured or default)
+
+
+def configure(build_dir):
+    args = ["cmake", "-S", SOURCE_DIR, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+            f"-DPython3_EXECUTABLE={sys.executable}", "-DPROTON_BUILD_PYTHON=ON",
+            "-DPROTON_BUILD_TESTS=OFF", "-DPROTON_BUILD_BENCH=OFF"]
+    if shutil.which("ninja"):
+        args += ["-G", "Ninja"]
+    subprocess.check_call(args)
+
+
+def cmake_build(build_dir):
+    if not os.path.isfile(os.path.join(build_dir, "CMakeCache.txt")):
+        configure(build_dir)
+    subprocess.check_call(["cmake", "--build", build_dir])
+
+
+def built_extension(build_dir, name, required):
+    """The built proton.<name> for this interpreter (its EXT_SUFFIX), or None."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    path = os.path.join(build_dir, "python", "proton", name + suffix)
+    if os.path.isfile(path):
+        return path
+    if required:
+        found = [os.path.basename(p) for p in
+                 glob.glob(os.path.join(build_dir, "python", "proton", name + ".*"))]
+        sys.exit(f"setup.py: error: {build_dir} has no proton.{name} for this Python "
+                 f"({name}{suffix}; found: {', '.join(found) or 'none'}): build it for "
+                 f"{sys.executable} or unset PROTON_CMAKE_BUILD_DIR")
+    return None
+
+
+def built_executable(build_dir, name, required):
+    path = os.path.join(build_dir, "bin", name)
+    if os.path.isfile(path):
+        return path
+    if required:
+        sys.exit(f"setup.py: error: {build_dir} has no bin/{name}")
+    return None
+
+
+def copy_file(source, target, executable=False):
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    shutil.copyfile(source, target)  # follows symlinks: a wheel holds plain files
+    os.chmod(target, 0o755 if executable else 0o644)
+
+
+class CMakeBuild(build_ext):
+    """Builds everything with CMake once and copies the products into the package."""
+
+    def build_extension(self, ext):
+        build_dir = cmake_build_dir()
+        cmake_build(build_dir)
+        package = os.path.dirname(self.get_ext_fullpath(ext.name))
+        for name, required in EXTENSIONS:
+            extension = built_extension(build_dir, name, required)
+            if extension:
+                copy_file(extension, os.path.join(package, os.path.basename(extension)))
+        # _C links libproton.so.0 by soname; the launcher also finds it under that name.
+        copy_file(os.path.join(build_dir, "lib", "libproton.so.0"),
+                  os.path.join(package, "libproton.so.0"))
+        for name, required in EXECUTABLES:
+            executable = built_executable(build_dir, name, required)
+            if executable:
+                copy_file(executable, os.path.join(package, "_bin", name), executable=True)
+
+
+# The package layout lives here rather than in pyproject.toml's [tool.setuptools], which
+# Debian 12's setuptools (66) still flags as beta with a warning on every build.
+setup(
+    version=package_version(),
+    package_dir={"": "python"},
+    packages=["proton", "proton.hooks", "proton_bootstrap"],
+    ext_modules=[Extension("proton._C", sources=[])],  # built by CMakeBuild, not by setuptools
+    cmdclass={"build_ext": CMakeBuild},
+    options={"build": {"build_base": BUILD_BASE}},
+)
