@@ -10,15 +10,12 @@
 #include <string_view>
 
 #include "viewer/json_text.h"
+#include "viewer/output_file.h"
 
 namespace proton::viewer {
 namespace {
 
 constexpr size_t kChunk = size_t{1} << 20;
-
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 class TableWriter {
  public:
@@ -79,9 +76,6 @@ class TableWriter {
   std::string scratch_;
 };
 
-Error WriteError(const std::string& path, int error) {
-  return Status::Error("cannot write '" + path + "': " + std::strerror(error));
-}
 
 }  // namespace
 
@@ -114,25 +108,14 @@ void AppendCsvNumber(std::string& out, double v) {
 
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) return WriteError(path, errno);
-  TableWriter writer(file, in, items, EndsWith(path, ".csv"));
+  PROTON_ASSIGN_OR_RETURN(std::FILE* file, OpenOutputFile(path));
+  TableWriter writer(file, in, items, IsCsvPath(path));
   writer.Header();
-  if (depth > 0 && in.tree->size() > 0) {
-    std::vector<std::string_view> frames;  // the path of the current node, by depth
-    ForEachSortedPreOrder(*in.tree, [&](NodeId n) {
-      const uint32_t d = in.tree->depth(n);
-      frames.resize(d);
-      frames.push_back(in.tree->name(n));
-      writer.Row(n, frames);
-      return static_cast<int64_t>(d) + 1 < depth;  // the printer's -d rule (§7.2)
-    });
-  }
+  ForEachExportedRow(*in.tree, depth, [&](NodeId n, const std::vector<std::string_view>& frames) {
+    writer.Row(n, frames);
+  });
   writer.Drain();
-  const bool failed = std::ferror(file) != 0;
-  const int error = errno;
-  if (std::fclose(file) != 0 || failed) return WriteError(path, failed ? error : errno);
-  return Status();
+  return CloseOutputFile(file, path);
 }
 
 }  // namespace proton::viewer

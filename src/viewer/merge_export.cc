@@ -10,6 +10,7 @@
 #include "viewer/export.h"
 #include "viewer/json_text.h"
 #include "viewer/merge_stats.h"
+#include "viewer/output_file.h"
 
 namespace proton::viewer {
 namespace {
@@ -121,39 +122,24 @@ void NodeRows(RowWriter& w, const MergedProfiles& m, const Names& names,
   }
 }
 
-Status WriteError(const std::string& path, int error) {
-  return Status::Error("cannot write '" + path + "': " + std::strerror(error));
-}
 
 }  // namespace
 
 Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
                         const std::vector<std::string>& items, int64_t depth) {
-  std::FILE* file = std::fopen(path.c_str(), "wb");
-  if (file == nullptr) return WriteError(path, errno);
-  const bool csv = path.size() >= 4 && path.compare(path.size() - 4, 4, ".csv") == 0;
-  RowWriter writer(file, csv);
+  PROTON_ASSIGN_OR_RETURN(std::FILE* file, OpenOutputFile(path));
+  RowWriter writer(file, IsCsvPath(path));
   const Names names = ColumnNames(items);
   writer.Header(names.all);
-  const ProfileTree& tree = *merged.in.tree;
-  if (depth > 0 && tree.size() > 0) {
-    std::vector<std::string_view> frames;  // the path of the current node, by depth
-    std::string path_json;
-    ForEachSortedPreOrder(tree, [&](NodeId n) {
-      const uint32_t d = tree.depth(n);
-      frames.resize(d);
-      frames.push_back(tree.name(n));
-      path_json.clear();
-      AppendJsonPath(path_json, frames);
-      NodeRows(writer, merged, names, items, n, path_json);
-      return static_cast<int64_t>(d) + 1 < depth;  // the printer's -d rule (§7.2)
-    });
-  }
+  std::string path_json;
+  ForEachExportedRow(*merged.in.tree, depth,
+                     [&](NodeId n, const std::vector<std::string_view>& frames) {
+                       path_json.clear();
+                       AppendJsonPath(path_json, frames);
+                       NodeRows(writer, merged, names, items, n, path_json);
+                     });
   writer.Drain();
-  const bool failed = std::ferror(file) != 0;
-  const int error = errno;
-  if (std::fclose(file) != 0 || failed) return WriteError(path, failed ? error : errno);
-  return Status();
+  return CloseOutputFile(file, path);
 }
 
 }  // namespace proton::viewer
