@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "viewer/tree_invariants.h"
 
@@ -39,87 +40,134 @@ bool TreeEditor::HasDuplicates(const ProfileTree& tree) {
   return false;
 }
 
-Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep,
-                             bool merge) {
-  Grouping g;
-  g.begin.push_back(0);
-  if (old.size() == 0) return g;
-  auto kept = [&](NodeId n) { return keep.empty() || keep[n] != 0; };
+namespace {
 
+// The top-down walk behind Regroup. Pending groups wait on an explicit stack; their member
+// lists live in one arena used as a stack too, so memory is O(n) and nothing recurses.
+class RegroupWalk {
+ public:
+  RegroupWalk(const ProfileTree& old, const std::vector<uint8_t>& keep, bool merge)
+      : old_(old), keep_(keep), merge_(merge) {}
+
+  Grouping Run() {
+    grouping_.begin.push_back(0);
+    if (old_.size() == 0) return std::move(grouping_);
+    stack_.push_back({kNoNode, 0, 1});
+    arena_.push_back(ProfileTree::root());
+    while (!stack_.empty()) {
+      const Pending pending = stack_.back();
+      stack_.pop_back();
+      const NodeId group = static_cast<NodeId>(grouping_.parent.size());
+      const uint64_t members_begin = EmitGroup(pending);
+      CollectCandidates(members_begin);
+      if (candidates_.empty()) continue;
+      if (MayHaveDuplicates(pending, members_begin)) {
+        PushMergedRuns(group);
+      } else {
+        PushSingles(group);
+      }
+    }
+    return std::move(grouping_);
+  }
+
+ private:
   struct Pending {
     NodeId new_parent;
-    uint64_t begin;  // into arena; a pending entry's members are always the arena's tail
-    uint32_t len;
+    uint64_t begin;  // into arena_; a pending entry's members are always the arena's tail
+    uint32_t length;
   };
-  std::vector<Pending> stack{{kNoNode, 0, 1}};
-  std::vector<NodeId> arena{ProfileTree::root()};
-  std::vector<NodeId> cands, order;
-  struct Run {
-    uint32_t leader, start, len;  // leader = first index in cands; [start, start+len) of order
+  struct KeyRun {
+    uint32_t leader;  // first index in candidates_
+    uint32_t start;   // [start, start + length) of order_
+    uint32_t length;
   };
-  std::vector<Run> runs;
 
-  while (!stack.empty()) {
-    const Pending p = stack.back();
-    stack.pop_back();
-    const NodeId id = static_cast<NodeId>(g.parent.size());
-    g.parent.push_back(p.new_parent);
-    const uint64_t mbegin = g.members.size();
-    g.members.insert(g.members.end(), arena.begin() + static_cast<ptrdiff_t>(p.begin),
-                     arena.begin() + static_cast<ptrdiff_t>(p.begin + p.len));
-    g.begin.push_back(g.members.size());
-    arena.resize(p.begin);
+  bool Kept(NodeId node) const { return keep_.empty() || keep_[node] != 0; }
 
-    cands.clear();
-    for (uint64_t i = mbegin; i < g.members.size(); ++i)
-      for (NodeId c : old.children(g.members[i]))
-        if (kept(c)) cands.push_back(c);
-    if (cands.empty()) continue;
+  // Appends the pending group to the grouping and pops its members off the arena; returns
+  // where its members start in grouping_.members.
+  uint64_t EmitGroup(const Pending& pending) {
+    grouping_.parent.push_back(pending.new_parent);
+    const uint64_t members_begin = grouping_.members.size();
+    grouping_.members.insert(grouping_.members.end(),
+                             arena_.begin() + static_cast<ptrdiff_t>(pending.begin),
+                             arena_.begin() + static_cast<ptrdiff_t>(pending.begin + pending.length));
+    grouping_.begin.push_back(grouping_.members.size());
+    arena_.resize(pending.begin);
+    return members_begin;
+  }
 
-    bool dups = false;
-    if (merge && cands.size() >= 2) {
-      if (p.len == 1) {
-        // One member: its sorted children tell cheaply whether kept duplicates exist.
-        NodeId prev = kNoNode;
-        for (NodeId c : old.sorted_children(g.members[mbegin])) {
-          if (!kept(c)) continue;
-          if (prev != kNoNode && SameKey(old, prev, c)) {
-            dups = true;
-            break;
-          }
-          prev = c;
-        }
-      } else {
-        dups = true;  // decided below by sorting
-      }
+  void CollectCandidates(uint64_t members_begin) {
+    candidates_.clear();
+    for (uint64_t index = members_begin; index < grouping_.members.size(); ++index)
+      for (NodeId child : old_.children(grouping_.members[index]))
+        if (Kept(child)) candidates_.push_back(child);
+  }
+
+  // False when merging cannot change anything, so the candidates become groups of one.
+  bool MayHaveDuplicates(const Pending& pending, uint64_t members_begin) const {
+    if (!merge_ || candidates_.size() < 2) return false;
+    if (pending.length != 1) return true;  // decided by sorting
+    // One member: its sorted children tell cheaply whether kept duplicates exist.
+    NodeId previous = kNoNode;
+    for (NodeId child : old_.sorted_children(grouping_.members[members_begin])) {
+      if (!Kept(child)) continue;
+      if (previous != kNoNode && SameKey(old_, previous, child)) return true;
+      previous = child;
     }
-    if (!dups) {
-      for (size_t i = cands.size(); i-- > 0;) {
-        stack.push_back({id, arena.size(), 1});
-        arena.push_back(cands[i]);
-      }
-      continue;
-    }
-    // Stable sort of candidate indices by key; equal runs are groups, led by their first
-    // (smallest) index; groups are emitted in the order of their leaders.
-    order.resize(cands.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<NodeId>(i);
-    std::stable_sort(order.begin(), order.end(),
-                     [&](NodeId a, NodeId b) { return KeyLess(old, cands[a], cands[b]); });
-    runs.clear();
-    for (uint32_t s = 0; s < order.size();) {
-      uint32_t e = s + 1;
-      while (e < order.size() && SameKey(old, cands[order[s]], cands[order[e]])) ++e;
-      runs.push_back({order[s], s, e - s});
-      s = e;
-    }
-    std::sort(runs.begin(), runs.end(), [](const Run& a, const Run& b) { return a.leader < b.leader; });
-    for (size_t r = runs.size(); r-- > 0;) {
-      stack.push_back({id, arena.size(), runs[r].len});
-      for (uint32_t k = 0; k < runs[r].len; ++k) arena.push_back(cands[order[runs[r].start + k]]);
+    return false;
+  }
+
+  // Pushed in reverse so that they pop in sibling order.
+  void PushSingles(NodeId group) {
+    for (size_t index = candidates_.size(); index-- > 0;) {
+      stack_.push_back({group, arena_.size(), 1});
+      arena_.push_back(candidates_[index]);
     }
   }
-  return g;
+
+  // Stable sort of candidate indices by key; equal runs are groups, led by their first
+  // (smallest) index; groups are emitted in the order of their leaders.
+  void PushMergedRuns(NodeId group) {
+    order_.resize(candidates_.size());
+    for (size_t index = 0; index < order_.size(); ++index) order_[index] = static_cast<NodeId>(index);
+    std::stable_sort(order_.begin(), order_.end(), [&](NodeId left, NodeId right) {
+      return KeyLess(old_, candidates_[left], candidates_[right]);
+    });
+    runs_.clear();
+    for (uint32_t run_start = 0; run_start < order_.size();) {
+      uint32_t run_end = run_start + 1;
+      while (run_end < order_.size() &&
+             SameKey(old_, candidates_[order_[run_start]], candidates_[order_[run_end]]))
+        ++run_end;
+      runs_.push_back({order_[run_start], run_start, run_end - run_start});
+      run_start = run_end;
+    }
+    std::sort(runs_.begin(), runs_.end(),
+              [](const KeyRun& left, const KeyRun& right) { return left.leader < right.leader; });
+    for (size_t run = runs_.size(); run-- > 0;) {
+      stack_.push_back({group, arena_.size(), runs_[run].length});
+      for (uint32_t offset = 0; offset < runs_[run].length; ++offset)
+        arena_.push_back(candidates_[order_[runs_[run].start + offset]]);
+    }
+  }
+
+  const ProfileTree& old_;
+  const std::vector<uint8_t>& keep_;
+  const bool merge_;
+  Grouping grouping_;
+  std::vector<Pending> stack_;
+  std::vector<NodeId> arena_;
+  std::vector<NodeId> candidates_;  // kept children of the current group's members
+  std::vector<NodeId> order_;       // candidate indices sorted by key
+  std::vector<KeyRun> runs_;
+};
+
+}  // namespace
+
+Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep,
+                             bool merge) {
+  return RegroupWalk(old, keep, merge).Run();
 }
 
 ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& g) {
