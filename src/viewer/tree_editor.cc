@@ -13,20 +13,20 @@ namespace proton::viewer {
 
 namespace {
 
-inline double NanAdd(double a, double b) {
-  if (std::isnan(a)) return b;
-  if (std::isnan(b)) return a;
-  return a + b;
+inline double NanAdd(double left, double right) {
+  if (std::isnan(left)) return right;
+  if (std::isnan(right)) return left;
+  return left + right;
 }
 
-inline bool SameKey(const ProfileTree& t, NodeId a, NodeId b) {
-  return t.name(a) == t.name(b) && t.type(a) == t.type(b);
+inline bool SameKey(const ProfileTree& tree, NodeId left, NodeId right) {
+  return tree.name(left) == tree.name(right) && tree.type(left) == tree.type(right);
 }
 
-inline bool KeyLess(const ProfileTree& t, NodeId a, NodeId b) {
-  const int c = t.name(a).compare(t.name(b));
-  if (c != 0) return c < 0;
-  return t.type(a) < t.type(b);
+inline bool KeyLess(const ProfileTree& tree, NodeId left, NodeId right) {
+  const int order = tree.name(left).compare(tree.name(right));
+  if (order != 0) return order < 0;
+  return tree.type(left) < tree.type(right);
 }
 
 }  // namespace
@@ -170,93 +170,119 @@ Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>&
   return RegroupWalk(old, keep, merge).Run();
 }
 
-ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& g) {
-  ProfileTree t;
-  const size_t n_new = g.parent.size();
-  t.Reserve(n_new, old.names_.size());
-  std::vector<NodeId> old2new(old.size(), kNoNode);
-  for (size_t i = 0; i < n_new; ++i) {
-    const NodeId rep = g.members[g.begin[i]];
-    const NodeId id = t.AddNode(g.parent[i], old.name(rep), old.type(rep));
-    bool has = false;
-    for (uint64_t k = g.begin[i]; k < g.begin[i + 1]; ++k) {
-      old2new[g.members[k]] = id;
-      has = has || old.has_metrics_[g.members[k]] != 0;
-    }
-    t.has_metrics_[id] = has ? 1 : 0;
-  }
+namespace {
 
-  t.columns_.resize(old.columns_.size());
-  for (size_t ci = 0; ci < old.columns_.size(); ++ci) {
-    const RawColumn& oc = old.columns_[ci];
-    RawColumn& nc = t.columns_[ci];
-    nc.key = oc.key;
-    nc.inclusive = oc.inclusive;
-    nc.kind = oc.kind;
-    nc.strings = oc.strings;
-    nc.first_node = oc.first_node < old2new.size() ? old2new[oc.first_node] : kNoNode;
-    nc.first_pos = oc.first_pos;
-    nc.type.assign(n_new, ValueType::kAbsent);
-    nc.own.assign(n_new, kMissing);
-    if (!oc.own_int.empty()) nc.own_int.assign(n_new, 0);
-    if (!oc.own_str.empty()) nc.own_str.assign(n_new, kNoString);
-    const bool numeric = oc.numeric();
-    for (size_t i = 0; i < n_new; ++i) {
-      const NodeId rep = g.members[g.begin[i]];
-      const bool single = g.begin[i + 1] - g.begin[i] == 1;
-      if (single || !numeric) {
-        // One member, or a non-numeric column: the first member's cell as is.
-        nc.type[i] = oc.type[rep];
-        nc.own[i] = oc.own[rep];
-        if (!oc.own_int.empty()) nc.own_int[i] = oc.own_int[rep];
-        if (!oc.own_str.empty()) nc.own_str[i] = oc.own_str[rep];
-        continue;
-      }
-      // Numeric column, several members: sum present values, skipping NaN (§3.7); exact in
-      // int64 while every present value is an integer.
-      bool any = false, all_int = true;
-      uint64_t isum = 0;
-      double dsum = kMissing;
-      for (uint64_t k = g.begin[i]; k < g.begin[i + 1]; ++k) {
-        const NodeId m = g.members[k];
-        const ValueType vt = oc.type[m];
-        if (vt != ValueType::kInt && vt != ValueType::kDouble) continue;
-        any = true;
-        if (vt == ValueType::kInt) isum += static_cast<uint64_t>(oc.int_value(m));
-        else all_int = false;
-        dsum = NanAdd(dsum, oc.own[m]);
-      }
-      if (!any) {
-        nc.type[i] = oc.type[rep];
-      } else if (all_int) {
-        nc.type[i] = ValueType::kInt;
-        nc.own[i] = static_cast<double>(static_cast<int64_t>(isum));
-        if (!nc.own_int.empty()) nc.own_int[i] = static_cast<int64_t>(isum);
-      } else {
-        nc.type[i] = ValueType::kDouble;
-        nc.own[i] = dsum;
-      }
-    }
+// New node `group`'s cell of a numeric column with several members: present values summed
+// skipping NaN (§3.7); exact in int64 while every present value is an integer.
+void MergeNumericCell(const RawColumn& old_column, const Grouping& grouping, size_t group,
+                      RawColumn& column) {
+  bool any_present = false;
+  bool all_integers = true;
+  uint64_t integer_sum = 0;
+  double double_sum = kMissing;
+  for (uint64_t index = grouping.begin[group]; index < grouping.begin[group + 1]; ++index) {
+    const NodeId member = grouping.members[index];
+    const ValueType value_type = old_column.type[member];
+    if (value_type != ValueType::kInt && value_type != ValueType::kDouble) continue;
+    any_present = true;
+    if (value_type == ValueType::kInt) integer_sum += static_cast<uint64_t>(old_column.int_value(member));
+    else all_integers = false;
+    double_sum = NanAdd(double_sum, old_column.own[member]);
   }
-  t.num_inclusive_ = old.num_inclusive_;
-  t.column_index_ = old.column_index_;
+  if (!any_present) {
+    column.type[group] = old_column.type[grouping.members[grouping.begin[group]]];
+  } else if (all_integers) {
+    column.type[group] = ValueType::kInt;
+    column.own[group] = static_cast<double>(static_cast<int64_t>(integer_sum));
+    if (!column.own_int.empty()) column.own_int[group] = static_cast<int64_t>(integer_sum);
+  } else {
+    column.type[group] = ValueType::kDouble;
+    column.own[group] = double_sum;
+  }
+}
 
-  t.extra_.resize(old.extra_.size());
-  for (size_t ei = 0; ei < old.extra_.size(); ++ei) {
-    const ExtraColumn& oe = old.extra_[ei];
-    ExtraColumn& ne = t.extra_[ei];
-    ne.label = oe.label;
-    ne.values.assign(n_new, kMissing);
-    for (size_t i = 0; i < n_new; ++i) {
-      double acc = oe.values[g.members[g.begin[i]]];
-      for (uint64_t k = g.begin[i] + 1; k < g.begin[i + 1]; ++k)
-        acc = NanAdd(acc, oe.values[g.members[k]]);
-      ne.values[i] = acc;
+// One member, or a non-numeric column: the first member's cell as is.
+void CopyRepresentativeCell(const RawColumn& old_column, NodeId representative, size_t group,
+                            RawColumn& column) {
+  column.type[group] = old_column.type[representative];
+  column.own[group] = old_column.own[representative];
+  if (!old_column.own_int.empty()) column.own_int[group] = old_column.own_int[representative];
+  if (!old_column.own_str.empty()) column.own_str[group] = old_column.own_str[representative];
+}
+
+void RebuildColumn(const RawColumn& old_column, const Grouping& grouping,
+                   const std::vector<NodeId>& old_to_new, RawColumn& column) {
+  const size_t group_count = grouping.parent.size();
+  column.key = old_column.key;
+  column.inclusive = old_column.inclusive;
+  column.kind = old_column.kind;
+  column.strings = old_column.strings;
+  column.first_node =
+      old_column.first_node < old_to_new.size() ? old_to_new[old_column.first_node] : kNoNode;
+  column.first_pos = old_column.first_pos;
+  column.type.assign(group_count, ValueType::kAbsent);
+  column.own.assign(group_count, kMissing);
+  if (!old_column.own_int.empty()) column.own_int.assign(group_count, 0);
+  if (!old_column.own_str.empty()) column.own_str.assign(group_count, kNoString);
+  const bool numeric = old_column.numeric();
+  for (size_t group = 0; group < group_count; ++group) {
+    const bool single = grouping.begin[group + 1] - grouping.begin[group] == 1;
+    if (single || !numeric) {
+      CopyRepresentativeCell(old_column, grouping.members[grouping.begin[group]], group, column);
+    } else {
+      MergeNumericCell(old_column, grouping, group, column);
     }
   }
-  t.devices_ = old.devices_;
-  DcheckPreOrder(t);
-  return t;
+}
+
+// Extra columns are summed over the members, skipping NaN (§3.7).
+void RebuildExtraColumn(const ExtraColumn& old_extra, const Grouping& grouping,
+                        ExtraColumn& extra) {
+  const size_t group_count = grouping.parent.size();
+  extra.label = old_extra.label;
+  extra.values.assign(group_count, kMissing);
+  for (size_t group = 0; group < group_count; ++group) {
+    double sum = old_extra.values[grouping.members[grouping.begin[group]]];
+    for (uint64_t index = grouping.begin[group] + 1; index < grouping.begin[group + 1]; ++index)
+      sum = NanAdd(sum, old_extra.values[grouping.members[index]]);
+    extra.values[group] = sum;
+  }
+}
+
+}  // namespace
+
+std::vector<NodeId> TreeEditor::AddGroupNodes(const ProfileTree& old, const Grouping& grouping,
+                                              ProfileTree& tree) {
+  std::vector<NodeId> old_to_new(old.size(), kNoNode);
+  for (size_t group = 0; group < grouping.parent.size(); ++group) {
+    const NodeId representative = grouping.members[grouping.begin[group]];
+    const NodeId id =
+        tree.AddNode(grouping.parent[group], old.name(representative), old.type(representative));
+    bool has_metrics = false;
+    for (uint64_t index = grouping.begin[group]; index < grouping.begin[group + 1]; ++index) {
+      old_to_new[grouping.members[index]] = id;
+      has_metrics = has_metrics || old.has_metrics_[grouping.members[index]] != 0;
+    }
+    tree.has_metrics_[id] = has_metrics ? 1 : 0;
+  }
+  return old_to_new;
+}
+
+ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& grouping) {
+  ProfileTree tree;
+  tree.Reserve(grouping.parent.size(), old.names_.size());
+  const std::vector<NodeId> old_to_new = AddGroupNodes(old, grouping, tree);
+  tree.columns_.resize(old.columns_.size());
+  for (size_t column = 0; column < old.columns_.size(); ++column)
+    RebuildColumn(old.columns_[column], grouping, old_to_new, tree.columns_[column]);
+  tree.num_inclusive_ = old.num_inclusive_;
+  tree.column_index_ = old.column_index_;
+  tree.extra_.resize(old.extra_.size());
+  for (size_t extra = 0; extra < old.extra_.size(); ++extra)
+    RebuildExtraColumn(old.extra_[extra], grouping, tree.extra_[extra]);
+  tree.devices_ = old.devices_;
+  DcheckPreOrder(tree);
+  return tree;
 }
 
 namespace {

@@ -28,7 +28,7 @@ class TreeEditor {
   // The tree of the groups: frames from the representative, values combined (§3.7: numeric
   // columns and extra columns summed skipping NaN, others the first member's). The result
   // has parent/depth/frames/columns; callers run BuildStructure()/ComputeInclusive().
-  static ProfileTree Rebuild(const ProfileTree& old, const Grouping& g);
+  static ProfileTree Rebuild(const ProfileTree& old, const Grouping& grouping);
 
   // Keeps the nodes with keep[n] != 0 in place (no second tree, no new memory): valid
   // because the kept set is closed under ancestors and keeps relative order, so ids stay
@@ -38,6 +38,12 @@ class TreeEditor {
 
   // Whether some node has two children with equal (name, type). O(n).
   static bool HasDuplicates(const ProfileTree& tree);
+
+ private:
+  // Adds one node per group to `tree` (private fields: has_metrics_); returns the new id of
+  // every old node that is a member of some group, kNoNode for the others.
+  static std::vector<NodeId> AddGroupNodes(const ProfileTree& old, const Grouping& grouping,
+                                           ProfileTree& tree);
 };
 
 }  // namespace proton::viewer
