@@ -123,75 +123,57 @@ Status SessionManager::StartBackendLocked(const std::string& backend, const std:
   return Status();
 }
 
-Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start,
-                                                 bool scopes_only) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (g_cli_mode.load() && !cli_start) return std::optional<int>();
-  if (auto v = LookupKnob("PROTON_DISABLE"); v && ParseBool(*v)) return std::optional<int>();
+namespace {
 
-  std::string backend = Lower(options.backend);
-  bool auto_backend = backend.empty();
-  if (auto_backend) backend = "cupti";
-  if (backend != "cupti" && FindBackend(backend) == nullptr) {
+// StartOptions checked once and typed, so the rest of Start compares no strings.
+struct CheckedStartOptions {
+  std::string backend;  // lower-cased; "cupti" when unset
+  ContextKind context = ContextKind::kShadow;
+  bool trace = false;   // data="trace"; otherwise data="tree"
+  ModeSpec mode;
+  std::string flush_format;  // periodic_flushing only: the format each phase is written in
+};
+
+// periodic_flushing:format= defaults to the data's format and must be able to write it.
+Result<std::string> FlushFormat(const ModeSpec& mode, const std::string& data_kind) {
+  if (mode.name != "periodic_flushing") return std::string();
+  auto format = mode.options.find("format");
+  std::string flush_format = format != mode.options.end()
+                                 ? format->second
+                                 : (data_kind == "trace" ? "chrome_trace" : "hatchet");
+  if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
+    return RuntimeError("periodic_flushing:format=" + flush_format + " cannot write data=\"" +
+                        data_kind +
+                        "\" (chrome_trace is for "
+                        "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")");
+  }
+  return flush_format;
+}
+
+Result<CheckedStartOptions> CheckStartOptions(const StartOptions& options) {
+  CheckedStartOptions checked;
+  checked.backend = Lower(options.backend);
+  if (checked.backend.empty()) checked.backend = "cupti";
+  if (checked.backend != "cupti" && FindBackend(checked.backend) == nullptr) {
     return RuntimeError("Unknown profiler: " + options.backend);
   }
   std::string context = Lower(options.context);
   if (context != "shadow" && context != "python") {
     return RuntimeError("Unknown context source: " + options.context);
   }
+  checked.context = context == "python" ? ContextKind::kPython : ContextKind::kShadow;
   std::string data_kind = Lower(options.data);
   if (data_kind != "tree" && data_kind != "trace") {
     return RuntimeError("Unknown data: " + options.data);
   }
-  PROTON_ASSIGN_OR_RETURN(ModeSpec mode, ParseMode(options.mode));
-  std::string flush_format;
-  if (mode.name == "periodic_flushing") {
-    auto it = mode.options.find("format");
-    flush_format = it != mode.options.end() ? it->second
-                                            : (data_kind == "trace" ? "chrome_trace" : "hatchet");
-    if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
-      return RuntimeError("periodic_flushing:format=" + flush_format + " cannot write data=\"" +
-                          data_kind +
-                          "\" (chrome_trace is for "
-                          "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")");
-    }
-  }
-  // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
-  // lazy start from a scope, the injection) must not try again or print again.
-  if (cli_start && cli_backend_refused_) return std::optional<int>();
+  checked.trace = data_kind == "trace";
+  PROTON_ASSIGN_OR_RETURN(checked.mode, ParseMode(options.mode));
+  PROTON_ASSIGN_OR_RETURN(checked.flush_format, FlushFormat(checked.mode, data_kind));
+  return checked;
+}
 
-  bool default_name = !options.name.has_value();
-  std::string name = options.name.value_or(std::string(kDefaultProfileName));
-  for (auto& [id, s] : sessions_) {
-    if (s->name == name) {
-      // A CLI session started lazily (scopes only) gets its backend from the injection's start.
-      if (cli_start && !scopes_only && backend_ == nullptr) {
-        Status st = StartBackendLocked(backend, options.mode, cli_start);
-        if (!st.ok()) return std::move(st).error();
-      }
-      s->SetActive(true);
-      profiling_on_.store(true);
-      return std::optional<int>(id);
-    }
-  }
-  for (auto& [id, s] : sessions_) {
-    if (s->backend == backend && s->mode != options.mode) {
-      return RuntimeError(
-          "Cannot add a session with the same profiler but a different mode than existing "
-          "sessions");
-    }
-  }
-
-  if (backend_ == nullptr && !scopes_only) {
-    PROTON_RETURN_IF_ERROR(StartBackendLocked(backend, options.mode, cli_start));
-    if (cli_backend_refused_) return std::optional<int>();
-  }
-  profiling_on_.store(true);
-
-  bool trace = data_kind == "trace";
-  // ROOT carries the 20 PC-sampling placeholders in this mode, as in the reference (§5.13).
-  bool pc_sampling = mode.name == "pcsampling";
-  PhaseSet::DataFactory make_data = [trace, pc_sampling] {
+PhaseSet::DataFactory MakeDataFactory(bool trace, bool pc_sampling) {
+  return [trace, pc_sampling] {
     std::unique_ptr<Data> made;
     if (trace) {
       made = std::make_unique<TraceData>();
@@ -202,12 +184,67 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
     }
     return Correlator::MakeData(std::move(made));
   };
+}
+
+}  // namespace
+
+Status SessionManager::ReactivateLocked(Session& session, const std::string& backend,
+                                        const std::string& mode, bool cli_start,
+                                        bool scopes_only) {
+  // A CLI session started lazily (scopes only) gets its backend from the injection's start.
+  if (cli_start && !scopes_only && backend_ == nullptr) {
+    PROTON_RETURN_IF_ERROR(StartBackendLocked(backend, mode, cli_start));
+  }
+  session.SetActive(true);
+  profiling_on_.store(true);
+  return Status();
+}
+
+Status SessionManager::CheckSameModeLocked(const std::string& backend, const std::string& mode) {
+  for (auto& [id, session] : sessions_) {
+    if (session->backend == backend && session->mode != mode) {
+      return RuntimeError(
+          "Cannot add a session with the same profiler but a different mode than existing "
+          "sessions");
+    }
+  }
+  return Status();
+}
+
+Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start,
+                                                 bool scopes_only) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (g_cli_mode.load() && !cli_start) return std::optional<int>();
+  if (auto knob = LookupKnob("PROTON_DISABLE"); knob && ParseBool(*knob)) {
+    return std::optional<int>();
+  }
+  PROTON_ASSIGN_OR_RETURN(CheckedStartOptions checked, CheckStartOptions(options));
+  // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
+  // lazy start from a scope, the injection) must not try again or print again.
+  if (cli_start && cli_backend_refused_) return std::optional<int>();
+
+  bool default_name = !options.name.has_value();
+  std::string name = options.name.value_or(std::string(kDefaultProfileName));
+  for (auto& [id, session] : sessions_) {
+    if (session->name != name) continue;
+    PROTON_RETURN_IF_ERROR(
+        ReactivateLocked(*session, checked.backend, options.mode, cli_start, scopes_only));
+    return std::optional<int>(id);
+  }
+  PROTON_RETURN_IF_ERROR(CheckSameModeLocked(checked.backend, options.mode));
+  if (backend_ == nullptr && !scopes_only) {
+    PROTON_RETURN_IF_ERROR(StartBackendLocked(checked.backend, options.mode, cli_start));
+    if (cli_backend_refused_) return std::optional<int>();
+  }
+  profiling_on_.store(true);
+
+  // ROOT carries the 20 PC-sampling placeholders in this mode, as in the reference (§5.13).
+  bool pc_sampling = checked.mode.name == "pcsampling";
   int id = next_id_++;
-  auto session = std::make_shared<Session>(
-      id, name, default_name, context == "python" ? ContextKind::kPython : ContextKind::kShadow,
-      std::move(make_data), backend, options.mode, std::move(flush_format),
+  sessions_[id] = std::make_shared<Session>(
+      id, name, default_name, checked.context, MakeDataFactory(checked.trace, pc_sampling),
+      checked.backend, options.mode, std::move(checked.flush_format),
       scopes_only ? FirstScopeIdOfLazyStart() : NextScopeIdPeek(), ThreadToken());
-  sessions_[id] = std::move(session);
   PublishLocked();
   if (GetConfig().verbose) {
     std::fprintf(stderr, "[proton] session %d started (%s)\n", id, name.c_str());

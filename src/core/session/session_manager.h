@@ -76,6 +76,12 @@ class SessionManager {
   // Starts the shared backend when none runs. In CLI mode a refusal sets
   // cli_backend_refused_ and returns OK; for the API it returns the backend's error.
   Status StartBackendLocked(const std::string& backend, const std::string& mode, bool cli_start);
+  // Start on a session name that exists: the session is active again (and, for the CLI's
+  // start after a lazy one, the backend starts).
+  Status ReactivateLocked(Session& session, const std::string& backend, const std::string& mode,
+                          bool cli_start, bool scopes_only);
+  // Sessions sharing a backend share its mode.
+  Status CheckSameModeLocked(const std::string& backend, const std::string& mode);
 
   std::mutex mutex_;
   std::map<int, std::shared_ptr<Session>> sessions_;
