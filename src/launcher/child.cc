@@ -14,6 +14,9 @@
 #include <cstdlib>
 #include <cstdio>
 #include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace proton::launcher {
 
@@ -36,114 +39,154 @@ void ForwardSignal(int signal_number, siginfo_t* info, void* /*context*/) {
 // Writes the decimal pid after the '=' of `entry` (capacity known to be enough).
 void WritePid(char* entry, size_t name_length, pid_t pid) {
   char digits[24];
-  int n = 0;
+  int digit_count = 0;
   auto value = static_cast<unsigned long>(pid);
   do {
-    digits[n++] = static_cast<char>('0' + value % 10);
+    digits[digit_count++] = static_cast<char>('0' + value % 10);
     value /= 10;
   } while (value != 0);
   char* out = entry + name_length + 1;
-  while (n > 0) *out++ = digits[--n];
+  while (digit_count > 0) *out++ = digits[--digit_count];
   *out = '\0';
 }
 
-[[noreturn]] void ExecInChild(const ChildSpec& spec, std::vector<char*>& argv,
-                              std::vector<char*>& envp, char* root_entry, int error_pipe,
-                              const sigset_t& original_mask, const bool* installed) {
-  // The child gets the dispositions the launcher was started with: default where we forward,
-  // and ignored signals stay ignored (`nohup proton …`, background jobs).
-  for (size_t i = 0; i < 4; ++i) {
-    if (installed[i]) signal(kForwarded[i], SIG_DFL);
+constexpr size_t kForwardedCount = sizeof(kForwarded) / sizeof(kForwarded[0]);
+
+// What execve needs, built before vfork: the child may not allocate.
+struct ExecArguments {
+  std::vector<std::string> env_storage;  // envp points into these strings
+  std::vector<char> root_entry;          // "NAME=" plus room for the child's pid; empty if none
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+
+  char* root_entry_or_null() { return root_entry.empty() ? nullptr : root_entry.data(); }
+};
+
+// Filled in place: envp and argv point into storage that must not move afterwards.
+void PrepareExecArguments(const ChildSpec& spec, ExecArguments& arguments) {
+  arguments.env_storage = spec.env;
+  if (!spec.root_pid_variable.empty()) {
+    arguments.root_entry.assign(spec.root_pid_variable.begin(), spec.root_pid_variable.end());
+    arguments.root_entry.push_back('=');
+    arguments.root_entry.resize(arguments.root_entry.size() + 24, '\0');
   }
-  sigprocmask(SIG_SETMASK, &original_mask, nullptr);
-  if (root_entry != nullptr) WritePid(root_entry, spec.root_pid_variable.size(), getpid());
-  execve(spec.executable.c_str(), argv.data(), envp.data());
+  for (const std::string& arg : spec.argv) arguments.argv.push_back(const_cast<char*>(arg.c_str()));
+  arguments.argv.push_back(nullptr);
+  for (std::string& entry : arguments.env_storage) {
+    if (!spec.root_pid_variable.empty() &&
+        entry.compare(0, spec.root_pid_variable.size() + 1, spec.root_pid_variable + "=") == 0) {
+      continue;  // replaced by the child's own value
+    }
+    arguments.envp.push_back(entry.data());
+  }
+  if (!arguments.root_entry.empty()) arguments.envp.push_back(arguments.root_entry.data());
+  arguments.envp.push_back(nullptr);
+}
+
+// The forwarding handlers for kForwarded and what they replaced. Signals stay blocked from
+// Install until the pid is recorded, so none is lost between fork and that moment.
+struct SignalForwarding {
+  sigset_t original_mask;
+  struct sigaction previous[kForwardedCount];
+  bool installed[kForwardedCount] = {};
+
+  void BlockAndInstall() {
+    sigset_t forwarded;
+    sigemptyset(&forwarded);
+    for (int signal_number : kForwarded) sigaddset(&forwarded, signal_number);
+    sigprocmask(SIG_BLOCK, &forwarded, &original_mask);
+    struct sigaction action {};
+    action.sa_sigaction = ForwardSignal;
+    action.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&action.sa_mask);
+    for (size_t index = 0; index < kForwardedCount; ++index) {
+      sigaction(kForwarded[index], nullptr, &previous[index]);
+      // Ignored signals stay ignored (`nohup proton …`, background jobs).
+      const bool ignored = (previous[index].sa_flags & SA_SIGINFO) == 0 &&
+                           previous[index].sa_handler == SIG_IGN;
+      if (!ignored) installed[index] = sigaction(kForwarded[index], &action, nullptr) == 0;
+    }
+  }
+
+  void Unblock() const { sigprocmask(SIG_SETMASK, &original_mask, nullptr); }
+
+  void RestoreHandlers() const {
+    for (size_t index = 0; index < kForwardedCount; ++index) {
+      if (installed[index]) sigaction(kForwarded[index], &previous[index], nullptr);
+    }
+  }
+};
+
+[[noreturn]] void ExecInChild(const ChildSpec& spec, ExecArguments& arguments, int error_pipe,
+                              const SignalForwarding& forwarding) {
+  // The child gets the dispositions the launcher was started with: default where we forward,
+  // and ignored signals stay ignored.
+  for (size_t index = 0; index < kForwardedCount; ++index) {
+    if (forwarding.installed[index]) signal(kForwarded[index], SIG_DFL);
+  }
+  sigprocmask(SIG_SETMASK, &forwarding.original_mask, nullptr);
+  if (char* root_entry = arguments.root_entry_or_null(); root_entry != nullptr) {
+    WritePid(root_entry, spec.root_pid_variable.size(), getpid());
+  }
+  execve(spec.executable.c_str(), arguments.argv.data(), arguments.envp.data());
   int error = errno;
   ssize_t ignored = write(error_pipe, &error, sizeof(error));
   (void)ignored;
   _exit(127);
 }
 
+// The child's execve errno when exec failed (the pipe closes on a successful exec).
+std::optional<int> ReadExecError(int read_end) {
+  int exec_error = 0;
+  ssize_t read_size;
+  do {
+    read_size = read(read_end, &exec_error, sizeof(exec_error));
+  } while (read_size < 0 && errno == EINTR);
+  close(read_end);
+  if (read_size == static_cast<ssize_t>(sizeof(exec_error))) return exec_error;
+  return std::nullopt;
+}
+
+pid_t WaitForChild(pid_t pid, int* status) {
+  pid_t waited;
+  do {
+    waited = waitpid(pid, status, 0);
+  } while (waited < 0 && errno == EINTR);
+  return waited;
+}
+
 }  // namespace
 
 ChildOutcome RunChild(const ChildSpec& spec) {
-  std::vector<std::string> env_storage = spec.env;
-  std::vector<char> root_entry;
-  if (!spec.root_pid_variable.empty()) {
-    root_entry.assign(spec.root_pid_variable.begin(), spec.root_pid_variable.end());
-    root_entry.push_back('=');
-    root_entry.resize(root_entry.size() + 24, '\0');
-  }
-  std::vector<char*> argv;
-  for (const std::string& arg : spec.argv) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  std::vector<char*> envp;
-  for (std::string& entry : env_storage) {
-    if (!spec.root_pid_variable.empty() &&
-        entry.compare(0, spec.root_pid_variable.size() + 1, spec.root_pid_variable + "=") == 0) {
-      continue;  // replaced by the child's own value
-    }
-    envp.push_back(entry.data());
-  }
-  if (!root_entry.empty()) envp.push_back(root_entry.data());
-  envp.push_back(nullptr);
-
+  ExecArguments arguments;
+  PrepareExecArguments(spec, arguments);
   int pipe_fds[2];
   if (pipe2(pipe_fds, O_CLOEXEC) != 0) return ChildExecFailed{errno};
+  SignalForwarding forwarding;
+  forwarding.BlockAndInstall();
 
-  // Signals stay blocked across fork so none is lost between fork and recording the pid.
-  sigset_t forwarded, original_mask;
-  sigemptyset(&forwarded);
-  for (int sig : kForwarded) sigaddset(&forwarded, sig);
-  sigprocmask(SIG_BLOCK, &forwarded, &original_mask);
-  struct sigaction action {};
-  action.sa_sigaction = ForwardSignal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  struct sigaction previous[4];
-  bool installed[4] = {false, false, false, false};
-  for (size_t i = 0; i < 4; ++i) {
-    sigaction(kForwarded[i], nullptr, &previous[i]);
-    const bool ignored = (previous[i].sa_flags & SA_SIGINFO) == 0 && previous[i].sa_handler == SIG_IGN;
-    if (!ignored) installed[i] = sigaction(kForwarded[i], &action, nullptr) == 0;
-  }
-
+  // vfork stays in this function: the child shares this frame until it execs or exits.
   pid_t pid = vfork();
-  if (pid == 0) {
-    ExecInChild(spec, argv, envp, root_entry.empty() ? nullptr : root_entry.data(), pipe_fds[1],
-                original_mask, installed);
-  }
+  if (pid == 0) ExecInChild(spec, arguments, pipe_fds[1], forwarding);
   const int fork_error = errno;
   close(pipe_fds[1]);
   if (pid > 0) g_child_pid = pid;
-  sigprocmask(SIG_SETMASK, &original_mask, nullptr);
+  forwarding.Unblock();
   if (pid < 0) {
     close(pipe_fds[0]);
-    for (size_t i = 0; i < 4; ++i) {
-      if (installed[i]) sigaction(kForwarded[i], &previous[i], nullptr);
-    }
+    forwarding.RestoreHandlers();
     return ChildExecFailed{fork_error};
   }
 
-  int exec_error = 0;
-  ssize_t n;
-  do {
-    n = read(pipe_fds[0], &exec_error, sizeof(exec_error));
-  } while (n < 0 && errno == EINTR);
-  close(pipe_fds[0]);
-
+  const std::optional<int> exec_error = ReadExecError(pipe_fds[0]);
   int status = 0;
-  pid_t waited;
-  do {
-    waited = waitpid(pid, &status, 0);
-  } while (waited < 0 && errno == EINTR);
+  const pid_t waited = WaitForChild(pid, &status);
+  const int wait_error = errno;
   g_child_pid = 0;
-  for (size_t i = 0; i < 4; ++i) {
-    if (installed[i]) sigaction(kForwarded[i], &previous[i], nullptr);
-  }
+  forwarding.RestoreHandlers();
 
-  if (n == static_cast<ssize_t>(sizeof(exec_error))) return ChildExecFailed{exec_error};
-  if (waited < 0) return ChildExecFailed{errno};
+  if (exec_error.has_value()) return ChildExecFailed{*exec_error};
+  if (waited < 0) return ChildExecFailed{wait_error};
   if (WIFSIGNALED(status)) return ChildSignaled{WTERMSIG(status)};
   return ChildExited{WIFEXITED(status) ? WEXITSTATUS(status) : 1};
 }
