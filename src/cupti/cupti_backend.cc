@@ -43,6 +43,16 @@ std::string ModeName(std::string_view mode) {
   return std::string(mode.substr(0, mode.find(':')));
 }
 
+// In CLI mode the core prints nothing when the backend refuses to start (§5.2): every
+// failure says here, once, that this process runs unprofiled.
+Status StepAside(Status failed) {
+  if (CliMode()) {
+    std::fprintf(stderr, "[proton] warning: %s; process %ld runs unprofiled\n",
+                 failed.message().c_str(), static_cast<long>(getpid()));
+  }
+  return failed;
+}
+
 }  // namespace
 
 CuptiBackend::CuptiBackend(const DriverApi* driver, const CuptiApi* cupti)
@@ -149,22 +159,10 @@ Status CuptiBackend::StartPcSampling(std::string_view mode) {
   return Status();
 }
 
-Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
-  if (started()) return Status();
-  ScopedBackendStart starting;  // CUPTI may run cuInit, which calls InitializeInjection
-  // In CLI mode the core prints nothing when the backend refuses to start (§5.2): every
-  // failure says here, once, that this process runs unprofiled.
-  auto step_aside = [](Status failed) {
-    if (CliMode()) {
-      std::fprintf(stderr, "[proton] warning: %s; process %ld runs unprofiled\n",
-                   failed.message().c_str(), static_cast<long>(getpid()));
-    }
-    return failed;
-  };
-  bool pc_sampling = ModeName(mode) == "pcsampling";
-  if (Status loaded = LoadLibraries(); !loaded.ok()) return step_aside(loaded);
+Status CuptiBackend::PrepareStart(std::string_view mode, bool pc_sampling) {
+  PROTON_RETURN_IF_ERROR(LoadLibraries());
   if (pc_sampling) {
-    if (Status pc = StartPcSampling(mode); !pc.ok()) return step_aside(pc);
+    PROTON_RETURN_IF_ERROR(StartPcSampling(mode));
   } else {
     pc_sampler_.reset();
   }
@@ -175,45 +173,62 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
     setenv("NVTX_INJECTION64_PATH", cupti_->path.c_str(), 0);
   }
   SetCallbackDebug(DebugCallbacksEnabled());
+  return Status();
+}
+
+Status CuptiBackend::Subscribe(BackendSink* sink) {
   hot_.sink.store(sink, std::memory_order_release);
   CUptiResult result = cupti_->subscribe(&subscriber_, &CallbackTrampoline, this);
+  if (result == CUPTI_SUCCESS) return Status();
+  subscriber_ = nullptr;
+  hot_.sink.store(nullptr, std::memory_order_release);
+  if (CliMode()) {
+    std::fprintf(stderr, "%s\n", StepAsideWarning(cupti_, result, getpid()).c_str());
+  }
+  return Status::Error(SubscribeErrorMessage(cupti_, result), ErrorKind::kRuntime);
+}
+
+Status CuptiBackend::EnableActivity(std::string_view mode, bool pc_sampling) {
+  PROTON_RETURN_IF_ERROR(EnableCallbacks(nvtx_enabled_, pc_sampling));
+  buffers_ = std::make_unique<BufferPool>(ActivityBufferSize(mode));
+  buffers_->Reserve(1);
+  SetBufferOwner(this);
+  CUptiResult result = cupti_->activity_register_callbacks(&BufferRequestedTrampoline,
+                                                           &BufferCompletedTrampoline);
   if (result != CUPTI_SUCCESS) {
-    subscriber_ = nullptr;
-    hot_.sink.store(nullptr, std::memory_order_release);
-    if (CliMode()) {
-      std::fprintf(stderr, "%s\n", StepAsideWarning(cupti_, result, getpid()).c_str());
-    }
-    return Status::Error(SubscribeErrorMessage(cupti_, result), ErrorKind::kRuntime);
+    return Status::Error(CuptiCallError(cupti_, "cuptiActivityRegisterCallbacks", result),
+                         ErrorKind::kRuntime);
   }
-  Status status = EnableCallbacks(nvtx_enabled_, pc_sampling);
-  if (status.ok()) {
-    buffers_ = std::make_unique<BufferPool>(ActivityBufferSize(mode));
-    buffers_->Reserve(1);
-    SetBufferOwner(this);
-    result = cupti_->activity_register_callbacks(&BufferRequestedTrampoline,
-                                                 &BufferCompletedTrampoline);
-    if (result != CUPTI_SUCCESS) {
-      status = Status::Error(CuptiCallError(cupti_, "cuptiActivityRegisterCallbacks", result),
-                             ErrorKind::kRuntime);
-    }
+  // Continuous PC sampling needs serialised kernels (§5.4).
+  activity_kind_ = pc_sampling ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+  result = cupti_->activity_enable(activity_kind_);
+  if (result != CUPTI_SUCCESS) {
+    return Status::Error(CuptiCallError(cupti_, "cuptiActivityEnable", result),
+                         ErrorKind::kRuntime);
   }
-  if (status.ok()) {
-    // Continuous PC sampling needs serialised kernels (§5.4).
-    activity_kind_ =
-        pc_sampling ? CUPTI_ACTIVITY_KIND_KERNEL : CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
-    result = cupti_->activity_enable(activity_kind_);
-    if (result != CUPTI_SUCCESS) {
-      status = Status::Error(CuptiCallError(cupti_, "cuptiActivityEnable", result),
-                             ErrorKind::kRuntime);
-    }
+  return Status();
+}
+
+void CuptiBackend::Unsubscribe() {
+  DisableCallbacks();
+  CheckCupti(cupti_->unsubscribe(subscriber_), "cuptiUnsubscribe");
+  subscriber_ = nullptr;
+  SetBufferOwner(nullptr);
+  hot_.sink.store(nullptr, std::memory_order_release);
+}
+
+Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
+  if (started()) return Status();
+  ScopedBackendStart starting;  // CUPTI may run cuInit, which calls InitializeInjection
+  bool pc_sampling = ModeName(mode) == "pcsampling";
+  if (Status prepared = PrepareStart(mode, pc_sampling); !prepared.ok()) {
+    return StepAside(prepared);
   }
-  if (!status.ok()) {
-    DisableCallbacks();
-    CheckCupti(cupti_->unsubscribe(subscriber_), "cuptiUnsubscribe");
-    subscriber_ = nullptr;
-    SetBufferOwner(nullptr);
-    hot_.sink.store(nullptr, std::memory_order_release);
-    return step_aside(status);
+  // A refused subscription prints its own warning (StepAsideWarning).
+  PROTON_RETURN_IF_ERROR(Subscribe(sink));
+  if (Status enabled = EnableActivity(mode, pc_sampling); !enabled.ok()) {
+    Unsubscribe();
+    return StepAside(enabled);
   }
   hot_.pc_sampler.store(pc_sampling ? pc_sampler_.get() : nullptr, std::memory_order_release);
   max_submitted_.store(0, std::memory_order_release);

@@ -72,6 +72,12 @@ class CuptiBackend final : public Backend {
   static std::string StepAsideWarning(const CuptiApi* api, CUptiResult result, long pid);
 
  private:
+  // The steps of Start. PrepareStart and EnableActivity leave cleanup to Start; Subscribe
+  // undoes its own failure; Unsubscribe undoes Subscribe and EnableActivity.
+  Status PrepareStart(std::string_view mode, bool pc_sampling);
+  Status Subscribe(BackendSink* sink);
+  Status EnableActivity(std::string_view mode, bool pc_sampling);
+  void Unsubscribe();
   Status LoadLibraries();
   Status StartPcSampling(std::string_view mode);
   Status EnableCallbacks(bool nvtx, bool pc_sampling);
