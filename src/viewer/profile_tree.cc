@@ -113,68 +113,78 @@ NodeId ProfileTree::AddNode(NodeId parent, std::string_view name, std::string_vi
   return id;
 }
 
-RawColumn& ProfileTree::ColumnFor(NodeId n, std::string_view key) {
-  if (key_node_ != n) {
-    key_node_ = n;
+uint32_t ProfileTree::HintedColumn(uint32_t position, size_t after_previous,
+                                   std::string_view key) const {
+  if (position < pos_hint_.size()) {
+    const uint32_t hint = pos_hint_[position];
+    if (hint < columns_.size() && columns_[hint].key == key) return hint;
+  }
+  if (after_previous < next_hint_.size()) {
+    for (uint32_t hint : next_hint_[after_previous]) {
+      if (hint < columns_.size() && columns_[hint].key == key) return hint;
+    }
+  }
+  return kNoString;
+}
+
+uint32_t ProfileTree::FindOrAddColumn(std::string_view key) {
+  auto found = column_index_.find(key);
+  if (found != column_index_.end()) return found->second;
+  const auto index = static_cast<uint32_t>(columns_.size());
+  RawColumn& column = columns_.emplace_back();
+  column.key = std::string(key);
+  // Readers reserve the node arrays from the input size; reserving the columns alike
+  // avoids regrowth copies (untouched capacity costs address space, not memory).
+  column.type.reserve(parent_.capacity());
+  column.own.reserve(parent_.capacity());
+  AdviseHugePages(column.type);
+  AdviseHugePages(column.own);
+  column_index_.emplace(std::string(key), index);
+  return index;
+}
+
+void ProfileTree::ClearCell(RawColumn& column, NodeId node, uint32_t position) {
+  if (column.type.size() <= node) {
+    column.type.resize(node + 1, ValueType::kAbsent);
+    column.own.resize(node + 1, kMissing);
+    if (!column.own_int.empty()) column.own_int.resize(node + 1, 0);
+    if (!column.own_str.empty()) column.own_str.resize(node + 1, kNoString);
+  }
+  if (column.first_node == kNoNode || node < column.first_node) {
+    column.first_node = node;
+    column.first_pos = position;
+  }
+  if (!column.own_str.empty()) column.own_str[node] = kNoString;
+  if (!column.own_int.empty()) column.own_int[node] = 0;
+}
+
+RawColumn& ProfileTree::ColumnFor(NodeId node, std::string_view key) {
+  if (key_node_ != node) {
+    key_node_ = node;
     key_pos_ = 0;
     prev_column_ = kNoString;
   }
-  const uint32_t pos = key_pos_++;
-  has_metrics_[n] = 1;
+  const uint32_t position = key_pos_++;
+  has_metrics_[node] = 1;
   // Nodes repeat a few key sequences (e.g. kernels with and without flops/bytes, in turns), so
   // the column last seen at this key position, or one of the two last seen after the previous
   // key's column, is almost always the right one; the hash map is the fallback.
-  uint32_t idx = kNoString;
-  if (pos < pos_hint_.size()) {
-    const uint32_t h = pos_hint_[pos];
-    if (h < columns_.size() && columns_[h].key == key) idx = h;
+  const size_t after_previous = prev_column_ == kNoString ? 0 : size_t{prev_column_} + 1;
+  uint32_t index = HintedColumn(position, after_previous, key);
+  if (index == kNoString) {
+    index = FindOrAddColumn(key);
+    if (position >= pos_hint_.size()) pos_hint_.resize(position + 1, kNoString);
+    pos_hint_[position] = index;
   }
-  const size_t from = prev_column_ == kNoString ? 0 : size_t{prev_column_} + 1;
-  if (idx == kNoString && from < next_hint_.size()) {
-    for (uint32_t h : next_hint_[from]) {
-      if (h < columns_.size() && columns_[h].key == key) {
-        idx = h;
-        break;
-      }
-    }
+  if (after_previous >= next_hint_.size()) {
+    next_hint_.resize(after_previous + 1, {kNoString, kNoString});
   }
-  if (idx == kNoString) {
-    auto it = column_index_.find(key);
-    if (it != column_index_.end()) {
-      idx = it->second;
-    } else {
-      idx = static_cast<uint32_t>(columns_.size());
-      columns_.emplace_back();
-      columns_.back().key = std::string(key);
-      // Readers reserve the node arrays from the input size; reserving the columns alike
-      // avoids regrowth copies (untouched capacity costs address space, not memory).
-      columns_.back().type.reserve(parent_.capacity());
-      columns_.back().own.reserve(parent_.capacity());
-      AdviseHugePages(columns_.back().type);
-      AdviseHugePages(columns_.back().own);
-      column_index_.emplace(std::string(key), idx);
-    }
-    if (pos >= pos_hint_.size()) pos_hint_.resize(pos + 1, kNoString);
-    pos_hint_[pos] = idx;
-  }
-  if (from >= next_hint_.size()) next_hint_.resize(from + 1, {kNoString, kNoString});
-  std::array<uint32_t, 2>& next = next_hint_[from];
-  if (next[0] != idx) next = {idx, next[0]};
-  prev_column_ = idx;
-  RawColumn& col = columns_[idx];
-  if (col.type.size() <= n) {
-    col.type.resize(n + 1, ValueType::kAbsent);
-    col.own.resize(n + 1, kMissing);
-    if (!col.own_int.empty()) col.own_int.resize(n + 1, 0);
-    if (!col.own_str.empty()) col.own_str.resize(n + 1, kNoString);
-  }
-  if (col.first_node == kNoNode || n < col.first_node) {
-    col.first_node = n;
-    col.first_pos = pos;
-  }
-  if (!col.own_str.empty()) col.own_str[n] = kNoString;
-  if (!col.own_int.empty()) col.own_int[n] = 0;
-  return col;
+  std::array<uint32_t, 2>& next = next_hint_[after_previous];
+  if (next[0] != index) next = {index, next[0]};
+  prev_column_ = index;
+  RawColumn& column = columns_[index];
+  ClearCell(column, node, position);
+  return column;
 }
 
 void ProfileTree::SetInt(NodeId n, std::string_view key, int64_t v) {

@@ -209,7 +209,12 @@ class ProfileTree {
 
  private:
   friend class TreeEditor;  // tree_*.cc rebuild trees through it
-  RawColumn& ColumnFor(NodeId n, std::string_view key);
+  RawColumn& ColumnFor(NodeId node, std::string_view key);
+  // The steps of ColumnFor: the column the hints name for `key` (kNoString if none), the
+  // hash map's column (added when new), and the node's cell made ready to be set.
+  uint32_t HintedColumn(uint32_t position, size_t after_previous, std::string_view key) const;
+  uint32_t FindOrAddColumn(std::string_view key);
+  static void ClearCell(RawColumn& column, NodeId node, uint32_t position);
   uint16_t InternType(std::string_view type);
 
   std::vector<NodeId> parent_;
