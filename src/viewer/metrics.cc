@@ -224,64 +224,94 @@ class Resolver {
     return ref;
   }
 
-  Result<std::vector<double>> Util(std::string_view item) const {
+  // The raw columns util reads: device ids, bytes and the flops<width> present.
+  struct UtilColumns {
+    int device_id = -1;
+    int bytes = -1;
+    std::vector<std::pair<int, int>> flops;  // (width, column index)
+  };
+  // Per device entry: its peaks, computed once.
+  struct DevicePeaks {
+    std::vector<double> bandwidth;
+    std::vector<std::vector<double>> flops;  // [entry][position in UtilColumns::flops]
+  };
+
+  Result<UtilColumns> FindUtilColumns() const {
     const std::string file = Quoted(display_name_);
-    const int device_id = MatchRawMetric(tree_, "device_id");
-    if (device_id < 0) {
+    UtilColumns columns;
+    columns.device_id = MatchRawMetric(tree_, "device_id");
+    if (columns.device_id < 0) {
       return Status::Error("Metric util needs the device_id metric, which is not found in " + file);
     }
     const auto& entries = tree_.devices().entries;
     std::string message;
-    for (const auto& e : entries) {
-      if (!HasPeakBandwidth(e.device_type, e.info, message)) return Status::Error(message);
+    for (const auto& entry : entries) {
+      if (!HasPeakBandwidth(entry.device_type, entry.info, message)) return Status::Error(message);
     }
-    const int bytes = MatchRawMetric(tree_, "bytes");
-    if (!entries.empty() && bytes < 0) {
+    columns.bytes = MatchRawMetric(tree_, "bytes");
+    if (!entries.empty() && columns.bytes < 0) {
       return Status::Error("Metric util needs the bytes metric, which is not found in " + file);
     }
-    std::vector<std::pair<int, int>> flops;  // (width, column index)
     for (int width : {8, 16, 32, 64}) {
       const int index = MatchRawMetric(tree_, "flops" + std::to_string(width));
-      if (index >= 0) flops.emplace_back(width, index);
+      if (index >= 0) columns.flops.emplace_back(width, index);
     }
-    if (!flops.empty()) {
-      for (const auto& e : entries) {
-        if (!HasPeakFlops(e.device_type, e.info, message)) return Status::Error(message);
+    if (!columns.flops.empty()) {
+      for (const auto& entry : entries) {
+        if (!HasPeakFlops(entry.device_type, entry.info, message)) return Status::Error(message);
       }
     }
+    return columns;
+  }
+
+  Result<DevicePeaks> ComputeDevicePeaks(const UtilColumns& columns) const {
+    const auto& entries = tree_.devices().entries;
+    DevicePeaks peaks;
+    peaks.bandwidth.resize(entries.size());
+    peaks.flops.resize(entries.size());
+    for (size_t entry_index = 0; entry_index < entries.size(); ++entry_index) {
+      const auto& entry = entries[entry_index];
+      if (!HasPeakFields(entry.device_type, entry.info, !columns.flops.empty())) {
+        return Status::Error("Metric util: incomplete device information for " +
+                             entry.device_type + " device " + entry.device_index);
+      }
+      peaks.bandwidth[entry_index] = PeakBandwidth(entry.device_type, entry.info);
+      for (const auto& [width, index] : columns.flops) {
+        peaks.flops[entry_index].push_back(PeakFlops(entry.device_type, entry.info, width));
+      }
+    }
+    return peaks;
+  }
+
+  // The larger of the node's flops and bytes shares of its device's peaks, over `seconds`.
+  double NodeUtil(NodeId node, const std::string& device, const UtilColumns& columns,
+                  const DevicePeaks& peaks, double seconds) const {
+    const auto& entries = tree_.devices().entries;
+    double flops_share = 0.0;
+    double bytes_share = 0.0;
+    for (size_t entry_index = 0; entry_index < entries.size(); ++entry_index) {
+      if (entries[entry_index].device_index != device) continue;
+      for (size_t flops_index = 0; flops_index < columns.flops.size(); ++flops_index) {
+        double flops = Col(columns.flops[flops_index].second).own[node];
+        if (std::isnan(flops)) flops = 0;
+        flops_share = flops_share + flops / peaks.flops[entry_index][flops_index];
+      }
+      bytes_share = bytes_share + Col(columns.bytes).own[node] / peaks.bandwidth[entry_index];
+    }
+    const double share = bytes_share > flops_share ? bytes_share : flops_share;
+    return share / seconds;
+  }
+
+  Result<std::vector<double>> Util(std::string_view item) const {
+    PROTON_ASSIGN_OR_RETURN(UtilColumns columns, FindUtilColumns());
     PROTON_ASSIGN_OR_RETURN(std::vector<double> seconds, Seconds("time", item));
-    // Per device entry: its peaks, computed once.
-    std::vector<double> peak_bandwidth(entries.size());
-    std::vector<std::vector<double>> peak_flops(entries.size());
-    for (size_t k = 0; k < entries.size(); ++k) {
-      const auto& e = entries[k];
-      if (!HasPeakFields(e.device_type, e.info, !flops.empty())) {
-        return Status::Error("Metric util: incomplete device information for " + e.device_type +
-                             " device " + e.device_index);
-      }
-      peak_bandwidth[k] = PeakBandwidth(e.device_type, e.info);
-      for (const auto& [width, index] : flops) {
-        peak_flops[k].push_back(PeakFlops(e.device_type, e.info, width));
-      }
-    }
-    const RawColumn& ids = Col(device_id);
+    PROTON_ASSIGN_OR_RETURN(DevicePeaks peaks, ComputeDevicePeaks(columns));
+    const RawColumn& ids = Col(columns.device_id);
     std::vector<double> values(tree_.size(), kMissing);
-    for (NodeId n = 0; n < tree_.size(); ++n) {
-      std::optional<std::string> id = DeviceIdText(ids, n);
-      if (!id) continue;
-      double tf = 0.0;
-      double tb = 0.0;
-      for (size_t k = 0; k < entries.size(); ++k) {
-        if (entries[k].device_index != *id) continue;
-        for (size_t w = 0; w < flops.size(); ++w) {
-          double fw = Col(flops[w].second).own[n];
-          if (std::isnan(fw)) fw = 0;
-          tf = tf + fw / peak_flops[k][w];
-        }
-        tb = tb + Col(bytes).own[n] / peak_bandwidth[k];
-      }
-      const double m = tb > tf ? tb : tf;
-      values[n] = m / seconds[n];
+    for (NodeId node = 0; node < tree_.size(); ++node) {
+      std::optional<std::string> device = DeviceIdText(ids, node);
+      if (!device) continue;
+      values[node] = NodeUtil(node, *device, columns, peaks, seconds[node]);
     }
     return values;
   }
