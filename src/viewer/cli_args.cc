@@ -226,73 +226,93 @@ struct ScanState {
   std::vector<std::string> positionals;
 };
 
+Status TakeMatch(ViewerArgs& args, const std::string& value) {
+  if (value == "exact") args.match = MatchMode::kExact;
+  else if (value == "normalized") args.match = MatchMode::kNormalized;
+  else return ArgumentError(Opt::kMatch, "invalid choice: '" + value +
+                                             "' (choose from 'exact', 'normalized')");
+  return Status();
+}
+
+// --merge's optional value: absent means "stats".
+Status TakeMerge(ViewerArgs& args, const std::string* value) {
+  if (value == nullptr || *value == "stats") args.merge = MergeMode::kStats;
+  else if (*value == "sum") args.merge = MergeMode::kSum;
+  else return ArgumentError(Opt::kMerge, "invalid choice: '" + *value +
+                                             "' (choose from 'stats', 'sum')");
+  return Status();
+}
+
+Status TakeExport(ViewerArgs& args, const std::string& value) {
+  if (!EndsWith(value, ".csv") && !EndsWith(value, ".jsonl")) {
+    return ArgumentError(Opt::kExport, "FILE must end in .csv or .jsonl: '" + value + "'");
+  }
+  args.export_path = value;
+  return Status();
+}
+
+// --html and --speedscope: a non-empty output path.
+Status TakeOutputPath(ViewerArgs& args, Opt opt, const std::string& value) {
+  if (value.empty()) return ArgumentError(opt, "FILE must not be empty");
+  (opt == Opt::kHtml ? args.html_path : args.speedscope_path) = value;
+  return Status();
+}
+
+Status TakeThreshold(ViewerArgs& args, const std::string& value) {
+  std::optional<double> threshold = ParsePyFloat(value);
+  if (!threshold) return ArgumentError(Opt::kThreshold, "invalid float value: '" + value + "'");
+  // inf and nan are accepted here, like Python's float(); see CheckAfterScan.
+  args.threshold = *threshold;
+  args.has_threshold = *threshold != 0.0;  // Python truthiness: -t 0 does nothing
+  args.threshold_text = value;
+  return Status();
+}
+
+Status TakeDepth(ViewerArgs& args, const std::string& value) {
+  std::optional<int64_t> depth = ParsePyInt(value);
+  if (!depth) return ArgumentError(Opt::kDepth, "invalid int value: '" + value + "'");
+  args.depth = *depth;
+  return Status();
+}
+
+Status TakeFormat(ViewerArgs& args, const std::string& value) {
+  static constexpr std::pair<std::string_view, NameFormat> kChoices[] = {
+      {"full", NameFormat::kFull},
+      {"file_function_line", NameFormat::kFileFunctionLine},
+      {"function_line", NameFormat::kFunctionLine},
+      {"file_function", NameFormat::kFileFunction}};
+  for (const auto& [word, format] : kChoices) {
+    if (value == word) {
+      args.format = format;
+      return Status();
+    }
+  }
+  return ArgumentError(Opt::kFormat, "invalid choice: '" + value +
+                                         "' (choose from 'full', 'file_function_line', "
+                                         "'function_line', 'file_function')");
+}
+
 // take_action: converts and stores one option's value. Sets args.help and stops on -h.
-Status TakeAction(ScanState& st, Opt opt, const std::string* value) {
-  ViewerArgs& a = st.args;
+Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
+  ViewerArgs& args = state.args;
   switch (opt) {
-    case Opt::kHelp: a.help = true; return Status();
-    case Opt::kList: a.list = true; return Status();
-    case Opt::kPrintSorted: a.print_sorted = true; return Status();
-    case Opt::kMetrics: st.metrics_text = *value; return Status();
-    case Opt::kInclude: a.include = *value; return Status();
-    case Opt::kExclude: a.exclude = *value; return Status();
-    case Opt::kDiffProfile: a.diff_profile = *value; return Status();
-    case Opt::kFailAbove: return TakeFailAbove(a, *value);
-    case Opt::kMatch:
-      if (*value == "exact") a.match = MatchMode::kExact;
-      else if (*value == "normalized") a.match = MatchMode::kNormalized;
-      else return ArgumentError(opt, "invalid choice: '" + *value +
-                                         "' (choose from 'exact', 'normalized')");
-      return Status();
-    case Opt::kDemangle: return TakeDemangle(a, value);
-    case Opt::kExport:
-      if (!EndsWith(*value, ".csv") && !EndsWith(*value, ".jsonl")) {
-        return ArgumentError(opt, "FILE must end in .csv or .jsonl: '" + *value + "'");
-      }
-      a.export_path = *value;
-      return Status();
+    case Opt::kHelp: args.help = true; return Status();
+    case Opt::kList: args.list = true; return Status();
+    case Opt::kPrintSorted: args.print_sorted = true; return Status();
+    case Opt::kMetrics: state.metrics_text = *value; return Status();
+    case Opt::kInclude: args.include = *value; return Status();
+    case Opt::kExclude: args.exclude = *value; return Status();
+    case Opt::kDiffProfile: args.diff_profile = *value; return Status();
+    case Opt::kFailAbove: return TakeFailAbove(args, *value);
+    case Opt::kMatch: return TakeMatch(args, *value);
+    case Opt::kDemangle: return TakeDemangle(args, value);
+    case Opt::kExport: return TakeExport(args, *value);
     case Opt::kHtml:
-    case Opt::kSpeedscope:
-      if (value->empty()) return ArgumentError(opt, "FILE must not be empty");
-      (opt == Opt::kHtml ? a.html_path : a.speedscope_path) = *value;
-      return Status();
-    case Opt::kMerge:
-      if (value == nullptr || *value == "stats") a.merge = MergeMode::kStats;
-      else if (*value == "sum") a.merge = MergeMode::kSum;
-      else return ArgumentError(opt, "invalid choice: '" + *value +
-                                         "' (choose from 'stats', 'sum')");
-      return Status();
-    case Opt::kThreshold: {
-      std::optional<double> v = ParsePyFloat(*value);
-      if (!v) return ArgumentError(opt, "invalid float value: '" + *value + "'");
-      // inf and nan are accepted here, like Python's float(); see CheckAfterScan.
-      a.threshold = *v;
-      a.has_threshold = *v != 0.0;  // Python truthiness: -t 0 does nothing
-      a.threshold_text = *value;
-      return Status();
-    }
-    case Opt::kDepth: {
-      std::optional<int64_t> v = ParsePyInt(*value);
-      if (!v) return ArgumentError(opt, "invalid int value: '" + *value + "'");
-      a.depth = *v;
-      return Status();
-    }
-    case Opt::kFormat: {
-      static constexpr std::pair<std::string_view, NameFormat> kChoices[] = {
-          {"full", NameFormat::kFull},
-          {"file_function_line", NameFormat::kFileFunctionLine},
-          {"function_line", NameFormat::kFunctionLine},
-          {"file_function", NameFormat::kFileFunction}};
-      for (const auto& [word, format] : kChoices) {
-        if (*value == word) {
-          a.format = format;
-          return Status();
-        }
-      }
-      return ArgumentError(opt, "invalid choice: '" + *value +
-                                    "' (choose from 'full', 'file_function_line', "
-                                    "'function_line', 'file_function')");
-    }
+    case Opt::kSpeedscope: return TakeOutputPath(args, opt, *value);
+    case Opt::kMerge: return TakeMerge(args, value);
+    case Opt::kThreshold: return TakeThreshold(args, *value);
+    case Opt::kDepth: return TakeDepth(args, *value);
+    case Opt::kFormat: return TakeFormat(args, *value);
   }
   return Status();
 }
