@@ -389,75 +389,91 @@ Status CheckMerge(const ViewerArgs& a) {
   return Status();
 }
 
-Status CheckAfterScan(ScanState& st) {
-  ViewerArgs& a = st.args;
-  if (!st.unknown.empty()) {
+// Unknown options, then the FILE count: one, or several with --merge.
+Status CheckPositionals(const ScanState& state) {
+  if (!state.unknown.empty()) {
     std::string list;
-    for (const std::string& u : st.unknown) {
+    for (const std::string& unknown : state.unknown) {
       if (!list.empty()) list += ' ';
-      list += u;
+      list += unknown;
     }
     return Status::UsageError("unrecognized arguments: " + list);
   }
-  if (st.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (st.positionals.size() > 1 && a.merge == MergeMode::kNone) {
+  if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
+  if (state.positionals.size() > 1 && state.args.merge == MergeMode::kNone) {
     return Status::UsageError("Must specify exactly one file to read (got " +
-                              std::to_string(st.positionals.size()) + ")");
+                              std::to_string(state.positionals.size()) + ")");
   }
-  a.file = st.positionals[0];
-  a.files = st.positionals;
-  PROTON_RETURN_IF_ERROR(CheckMerge(a));
-  if (!a.include.empty() && !a.exclude.empty()) {
-    return Status::UsageError("Cannot specify both include and exclude");
-  }
-  // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
-  if (a.list) return Status();
-  if (st.metrics_text && !st.metrics_text->empty()) {
-    std::string_view text = *st.metrics_text;
-    size_t start = 0;
-    while (true) {
-      size_t comma = text.find(',', start);
-      std::string_view item = TrimSpacesTabs(
-          text.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                              : comma - start));
-      if (item.empty()) {
-        return Status::UsageError("argument -m/--metrics: empty metric name in '" +
-                                  *st.metrics_text + "'");
-      }
-      a.metrics.emplace_back(item);
-      if (comma == std::string_view::npos) break;
-      start = comma + 1;
+  return Status();
+}
+
+// -m's comma-separated items, trimmed; an empty item is an error.
+Status SplitMetrics(const std::string& metrics_text, std::vector<std::string>& metrics) {
+  std::string_view text = metrics_text;
+  size_t start = 0;
+  while (true) {
+    size_t comma = text.find(',', start);
+    std::string_view item = TrimSpacesTabs(text.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+    if (item.empty()) {
+      return Status::UsageError("argument -m/--metrics: empty metric name in '" + metrics_text +
+                                "'");
     }
+    metrics.emplace_back(item);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
   }
-  if (a.file == "-" && a.diff_profile == "-") {
-    return Status::UsageError("standard input ('-') can only be read once");
-  }
-  // The reference fails on a non-finite threshold only once it filters, i.e. with metrics.
-  if (!a.metrics.empty() && std::isnan(a.threshold - a.threshold)) {
-    return ArgumentError(Opt::kThreshold,
-                         "threshold must be a finite number: '" + a.threshold_text + "'");
-  }
-  if (a.has_fail_above && a.diff_profile.empty()) {
+  return Status();
+}
+
+// The options that need metrics or a diff, and those that exclude each other.
+Status CheckOutputOptions(const ViewerArgs& args) {
+  if (args.has_fail_above && args.diff_profile.empty()) {
     return Status::UsageError("--fail-above needs --diff-profile");
   }
   // Without metrics nothing is read (§2.4): a gate or an export would silently do nothing.
-  if (a.metrics.empty() && a.has_fail_above) {
+  if (args.metrics.empty() && args.has_fail_above) {
     return Status::UsageError("--fail-above needs a metric (-m)");
   }
-  if (a.metrics.empty() && !a.export_path.empty()) {
+  if (args.metrics.empty() && !args.export_path.empty()) {
     return Status::UsageError("--export needs a metric (-m)");
   }
-  if (a.metrics.empty() && !a.html_path.empty()) {
+  if (args.metrics.empty() && !args.html_path.empty()) {
     return Status::UsageError("--html needs a metric (-m)");
   }
-  if (a.metrics.empty() && !a.speedscope_path.empty()) {
+  if (args.metrics.empty() && !args.speedscope_path.empty()) {
     return Status::UsageError("--speedscope needs a metric (-m)");
   }
   // speedscope has no notion of a difference (negative weights); --html draws diffs.
-  if (!a.speedscope_path.empty() && !a.diff_profile.empty()) {
+  if (!args.speedscope_path.empty() && !args.diff_profile.empty()) {
     return Status::UsageError("--speedscope cannot be combined with --diff-profile");
   }
   return Status();
+}
+
+Status CheckAfterScan(ScanState& state) {
+  ViewerArgs& args = state.args;
+  PROTON_RETURN_IF_ERROR(CheckPositionals(state));
+  args.file = state.positionals[0];
+  args.files = state.positionals;
+  PROTON_RETURN_IF_ERROR(CheckMerge(args));
+  if (!args.include.empty() && !args.exclude.empty()) {
+    return Status::UsageError("Cannot specify both include and exclude");
+  }
+  // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
+  if (args.list) return Status();
+  if (state.metrics_text && !state.metrics_text->empty()) {
+    PROTON_RETURN_IF_ERROR(SplitMetrics(*state.metrics_text, args.metrics));
+  }
+  if (args.file == "-" && args.diff_profile == "-") {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  // The reference fails on a non-finite threshold only once it filters, i.e. with metrics.
+  if (!args.metrics.empty() && std::isnan(args.threshold - args.threshold)) {
+    return ArgumentError(Opt::kThreshold,
+                         "threshold must be a finite number: '" + args.threshold_text + "'");
+  }
+  return CheckOutputOptions(args);
 }
 
 }  // namespace
