@@ -389,70 +389,85 @@ ReadFail JsonTreeReader::Run(od::document& doc) {
   return ReadFail::kNone;
 }
 
+// An object or array being walked by WellFormed.
+struct OpenContainer {
+  bool is_object;
+  od::object_iterator object_at, object_end;
+  od::array_iterator array_at, array_end;
+  bool pending = false;  // the element at *_at was entered; step past it first
+};
+
+// Checks a scalar, or pushes an object or array for WellFormed's loop to walk.
+bool EnterValue(od::value& value, std::vector<OpenContainer>& stack) {
+  const std::string_view token = TrimRight(value.raw_json_token());
+  if (token.empty()) return false;
+  if (token[0] == '{') {
+    od::object object;
+    OpenContainer open{true, {}, {}, {}, {}};
+    if (value.get_object().get(object) || object.begin().get(open.object_at) ||
+        object.end().get(open.object_end)) {
+      return false;
+    }
+    stack.push_back(open);
+    return true;
+  }
+  if (token[0] == '[') {
+    od::array array;
+    OpenContainer open{false, {}, {}, {}, {}};
+    if (value.get_array().get(array) || array.begin().get(open.array_at) ||
+        array.end().get(open.array_end)) {
+      return false;
+    }
+    stack.push_back(open);
+    return true;
+  }
+  if (token[0] == '"') {
+    std::string_view text;
+    return !value.get_string().get(text);
+  }
+  return ClassifyJsonToken(token).type != ValueType::kAbsent;
+}
+
+enum class NextElement { kValue, kEnd, kError };
+
+// Steps `open` to its next element (an object's field value, its key checked on the way).
+NextElement NextValue(OpenContainer& open, od::value& value) {
+  if (open.pending) {
+    if (open.is_object) ++open.object_at;
+    else ++open.array_at;
+    open.pending = false;
+  }
+  if (open.is_object) {
+    if (!(open.object_at != open.object_end)) return NextElement::kEnd;
+    od::field field;
+    if ((*open.object_at).get(field)) return NextElement::kError;
+    std::string_view key;
+    if (field.unescaped_key().get(key)) return NextElement::kError;
+    value = field.value();
+  } else {
+    if (!(open.array_at != open.array_end)) return NextElement::kEnd;
+    if ((*open.array_at).get(value)) return NextElement::kError;
+  }
+  open.pending = true;
+  return NextElement::kValue;
+}
+
 // Whether the document is well-formed JSON (with the NaN/Infinity extension), walked with an
 // explicit stack. Only used to decide between "not a tree profile" and "cannot read" after
 // a shape error, so that a truncated file is always reported as unreadable.
 bool WellFormed(od::document& doc) {
-  struct Open {
-    bool is_object;
-    od::object_iterator oit, oend;
-    od::array_iterator ait, aend;
-    bool pending = false;
-  };
-  std::vector<Open> stack;
+  std::vector<OpenContainer> stack;
   od::value root;
   if (doc.get_value().get(root)) return false;
-  auto enter = [&](od::value& v) -> bool {
-    const std::string_view tok = TrimRight(v.raw_json_token());
-    if (tok.empty()) return false;
-    if (tok[0] == '{') {
-      od::object o;
-      Open op{true, {}, {}, {}, {}};
-      if (v.get_object().get(o) || o.begin().get(op.oit) || o.end().get(op.oend)) return false;
-      stack.push_back(op);
-      return true;
-    }
-    if (tok[0] == '[') {
-      od::array a;
-      Open op{false, {}, {}, {}, {}};
-      if (v.get_array().get(a) || a.begin().get(op.ait) || a.end().get(op.aend)) return false;
-      stack.push_back(op);
-      return true;
-    }
-    if (tok[0] == '"') {
-      std::string_view s;
-      return !v.get_string().get(s);
-    }
-    return ClassifyJsonToken(tok).type != ValueType::kAbsent;
-  };
-  if (!enter(root)) return false;
+  if (!EnterValue(root, stack)) return false;
   while (!stack.empty()) {
-    Open& o = stack.back();
-    if (o.pending) {
-      if (o.is_object) ++o.oit;
-      else ++o.ait;
-      o.pending = false;
+    od::value value;
+    switch (NextValue(stack.back(), value)) {
+      case NextElement::kEnd: stack.pop_back(); continue;
+      case NextElement::kError: return false;
+      case NextElement::kValue: break;
     }
-    od::value v;
-    if (o.is_object) {
-      if (!(o.oit != o.oend)) {
-        stack.pop_back();
-        continue;
-      }
-      od::field f;
-      if ((*o.oit).get(f)) return false;
-      std::string_view k;
-      if (f.unescaped_key().get(k)) return false;
-      v = f.value();
-    } else {
-      if (!(o.ait != o.aend)) {
-        stack.pop_back();
-        continue;
-      }
-      if ((*o.ait).get(v)) return false;
-    }
-    o.pending = true;
-    if (!enter(v)) return false;
+    if (!EnterValue(value, stack)) return false;
   }
   return AtEnd(doc);
 }
