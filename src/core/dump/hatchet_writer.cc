@@ -168,18 +168,17 @@ void WriteDeviceTableJson(const DeviceTable& devices, std::string& out, bool pre
   out.push_back('}');
 }
 
-void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
-                  std::string& out, bool pretty) {
-  Layout layout(out, pretty, &options);
+namespace {
+
+// The node objects, from the root down, each node's children before its own frame and
+// metrics (Hatchet's layout). Explicit stack: a deep tree does not recurse.
+void WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
+                Layout& layout, std::string& out) {
   const ContextTree& tree = data.tree();
   std::vector<uint32_t> offsets, kids;
   tree.SortedChildren(&offsets, &kids);
   std::vector<MetricEntry> metrics;
-  if (options.chunk_sink != nullptr) out.reserve(kChunkBytes + (1 << 16));
-
-  if (pretty) out.push_back('\n');
-  out.push_back('[');
-  // Explicit stack of (node, next child position); a node's indentation is 4 + 8 * depth.
+  // (node, next child position); a node's indentation is 4 + 8 * depth.
   struct Item {
     uint32_t node;
     uint32_t next;
@@ -221,6 +220,17 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
     WriteNodeTail(out, layout, indent, tree.name(node), metrics);
     MaybeFlushChunk(options, out);
   }
+}
+
+}  // namespace
+
+void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
+                  std::string& out, bool pretty) {
+  Layout layout(out, pretty, &options);
+  if (options.chunk_sink != nullptr) out.reserve(kChunkBytes + (1 << 16));
+  if (pretty) out.push_back('\n');
+  out.push_back('[');
+  WriteNodes(data, devices, options, layout, out);
   out.push_back(',');
   layout.Line(4);
   WriteDeviceTableJson(devices, out, pretty);
