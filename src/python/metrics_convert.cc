@@ -115,7 +115,7 @@ void Coerce(Coercion coercion, MetricValue* value) {
   }
 }
 
-// Converts one value; returns 1 (stored), 0 (skipped: a tensor the helper declined), -1.
+// Converts one value; returns 1 (stored), 0 (skipped: a tensor the converter declined), -1.
 int ConvertValue(std::string_view name, PyObject* value, MetricValue* out);
 
 int ConvertTensor(std::string_view name, PyObject* value, MetricValue* out) {

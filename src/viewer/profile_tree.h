@@ -9,7 +9,7 @@
 // with no recursion: 100,000-level trees work everywhere (§11.4). Nothing is quadratic.
 //
 // Readers (src/format/profile_reader.h) build a tree with AddNode/Set*; PrepareProfile() then
-// applies §3.3 and computes everything else. V2 (metrics, filters, printers) reads the tree
+// applies §3.3 and computes everything else. The rest of the viewer (metrics, filters, printers) reads the tree
 // through the const accessors and attaches derived columns as ExtraColumns.
 #pragma once
 
@@ -107,16 +107,16 @@ struct RawColumn {
   double display(NodeId n) const { return inclusive ? inc[n] : own[n]; }
 };
 
-// A per-node double column computed by V2 (derived metrics, §4) BEFORE filtering. The tree
+// A per-node double column computed by the metrics (derived metrics, §4) BEFORE filtering. The tree
 // carries it through every structural operation: reduction keeps the kept nodes' values,
 // merging duplicates sums them NaN-skipping (NaN only if all are NaN). Never recomputed.
 struct ExtraColumn {
-  std::string label;           // free for V2's use; structural ops only copy it
+  std::string label;           // free for the metrics' use; structural ops only copy it
   std::vector<double> values;  // per node
 };
 
 // Element 1 of the document (formats.md §2.5). A field that is absent (or has the wrong JSON
-// type) is "not present", so V2 can report "incomplete device information".
+// type) is "not present", so the metrics can report "incomplete device information".
 struct DeviceInfo {
   std::string arch;             // a string in the file; an integer arch is kept as its decimal text
   bool has_arch = false;
@@ -190,7 +190,7 @@ class ProfileTree {
   int FindColumn(std::string_view key) const;  // exact key; -1 when absent
   const DeviceTable& devices() const { return devices_; }
 
-  // Derived columns attached by V2 (one value per node, size() == size()).
+  // Derived columns attached by the metrics (one value per node, size() == size()).
   std::vector<ExtraColumn>& extra_columns() { return extra_; }
   const std::vector<ExtraColumn>& extra_columns() const { return extra_; }
 
