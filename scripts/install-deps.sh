@@ -13,6 +13,7 @@ packages=(
   python3-jsonschema                                # viewer --speedscope: files checked against the schema
   python3-venv python3-pip python3-setuptools python3-wheel   # pip install . (offline)
   python3-pyflakes                                  # the python_pyflakes check
+  universal-ctags                                   # the function_length check
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0
