@@ -112,143 +112,201 @@ void ReplayPcSamples(BackendSink& sink, const Json& e) {
   sink.OnPcSamples(static_cast<uint64_t>(e["corr"].i), samples);
 }
 
+DeviceInfo ParseDevice(const Json& line) {
+  DeviceInfo device;
+  device.type = line["type"].s;
+  device.arch = line["arch"].s;
+  device.bus_width = static_cast<uint64_t>(line["bus_width"].i);
+  device.clock_rate = static_cast<uint64_t>(line["clock_rate"].i);
+  device.memory_clock_rate = static_cast<uint64_t>(line["memory_clock_rate"].i);
+  device.num_sms = static_cast<uint64_t>(line["num_sms"].i);
+  return device;
+}
+
+KernelRecord ParseKernelRecord(const Json& event) {
+  KernelRecord record;
+  record.correlation_id = static_cast<uint64_t>(event["corr"].i);
+  record.start_ns = static_cast<uint64_t>(event["start"].i);
+  record.end_ns = static_cast<uint64_t>(event["end"].i);
+  record.device_id = static_cast<uint32_t>(event["device"].i);
+  record.stream_id = static_cast<uint32_t>(event["stream"].i);
+  record.name = event["name"].s;
+  record.graph_id = static_cast<uint32_t>(event["graph"].i);
+  record.graph_node_id = static_cast<uint64_t>(event["node"].i);
+  return record;
+}
+
+// Replays a recording's events, each on a thread standing for the recorded thread id.
+class Replayer {
+ public:
+  explicit Replayer(const std::function<std::string(const std::string&)>& rename)
+      : rename_(rename), sink_(SessionManager::Get().correlator()) {}
+
+  // Splits the recording into device lines (kept aside) and events.
+  Status Read(const std::string& jsonl) {
+    std::istringstream in(jsonl);
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      Json parsed;
+      std::string error;
+      if (!ParseJson(line, &parsed, &error)) return Status::Error("bad recording line: " + error);
+      if (parsed["ev"].s == "device") {
+        devices_[static_cast<uint32_t>(parsed["id"].i)] = ParseDevice(parsed);
+        continue;
+      }
+      events_.push_back(std::move(parsed));
+    }
+    return Status();
+  }
+
+  Status Run() {
+    std::vector<bool> done(events_.size(), false);
+    for (size_t index = 0; index < events_.size(); ++index) {
+      if (done[index]) continue;
+      const std::string& event = events_[index]["ev"].s;
+      if (event == "call_end") continue;
+      if (event == "finalize" || event == "deactivate") {
+        // Records the call's flush delivered were recorded before its call_end: apply them first.
+        for (size_t later = index + 1; later < events_.size(); ++later) {
+          const std::string& inner = events_[later]["ev"].s;
+          if (inner == "call_end" && events_[later]["tid"].i == events_[index]["tid"].i) break;
+          if (IsSinkEvent(inner)) {
+            Apply(events_[later]);
+            done[later] = true;
+          }
+        }
+      }
+      Apply(events_[index]);
+    }
+    return result_;
+  }
+
+ private:
+  // Scope and op ids come from this process's counter: sessions ignore ids older than
+  // themselves, so recorded ids are mapped to fresh ones at first sight.
+  uint64_t IdOf(const Json& event) {
+    auto [found, inserted] = ids_.try_emplace(event["id"].i, 0);
+    if (inserted) found->second = NewScopeId();
+    return found->second;
+  }
+
+  void Apply(const Json& event) {
+    std::unique_ptr<Worker>& worker = workers_[event["tid"].i];
+    if (!worker) worker = std::make_unique<Worker>();
+    worker->Run([&] {
+      if (!ApplySessionEvent(event) && !ApplyScopeEvent(event)) ApplySinkEvent(event);
+    });
+  }
+
+  void StartSession(const Json& event) {
+    StartOptions options;
+    if (const Json* name = event.Find("name")) options.name = rename_(name->s);
+    options.context = event["context"].s;
+    options.data = event["data"].s;
+    options.backend = "fake";
+    options.mode = event["mode"].s;
+    auto started = Start(options);
+    if (!started.ok()) result_ = started.status();
+    if (FakeBackend* fake = FakeBackend::Current()) {
+      for (const auto& [id, info] : devices_) fake->set_device(id, info);
+    }
+  }
+
+  // Session calls of the API; false when `event` is not one.
+  bool ApplySessionEvent(const Json& event) {
+    const std::string& kind = event["ev"].s;
+    if (kind == "start") {
+      StartSession(event);
+    } else if (kind == "activate") {
+      (void)Activate(OptInt(event["session"]));
+    } else if (kind == "deactivate") {
+      (void)Deactivate(OptInt(event["session"]), event["flushing"].b);
+    } else if (kind == "finalize") {
+      Status finalized = Finalize(OptInt(event["session"]), event["format"].s);
+      if (!finalized.ok()) result_ = finalized;
+    } else if (kind == "clear") {
+      (void)Clear(static_cast<int>(event["session"].i), static_cast<int>(event["phase"].i),
+                  event["up_to"].b);
+    } else if (kind == "advance_phase") {
+      (void)AdvancePhase(static_cast<int>(event["session"].i));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // Scope, state, op and metric calls of the API; false when `event` is not one.
+  bool ApplyScopeEvent(const Json& event) {
+    const std::string& kind = event["ev"].s;
+    if (kind == "enter_scope") {
+      EnterScope(IdOf(event), event["name"].s);
+    } else if (kind == "exit_scope") {
+      (void)ExitScope(IdOf(event), event["name"].s);
+    } else if (kind == "add_metrics") {
+      (void)AddMetrics(IdOf(event), ParseMetrics(event["metrics"]));
+    } else if (kind == "enter_state") {
+      EnterState(event["name"].s);
+    } else if (kind == "exit_state") {
+      ExitState();
+    } else if (kind == "enter_op") {
+      EnterOp(IdOf(event), event["name"].s);
+    } else if (kind == "exit_op") {
+      ExitOp(IdOf(event));
+    } else if (kind == "add_op_metrics") {
+      (void)AddOpMetrics(IdOf(event), ParseMetrics(event["metrics"]));
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  // What the backend delivers to the correlator; unknown events are ignored.
+  void ApplySinkEvent(const Json& event) {
+    const std::string& kind = event["ev"].s;
+    if (kind == "launch_enter") {
+      sink_.OnLaunchEnter(static_cast<uint64_t>(event["corr"].i), event["name"].s,
+                          static_cast<uint32_t>(event["expected"].i));
+    } else if (kind == "launch_exit") {
+      sink_.OnLaunchExit(static_cast<uint64_t>(event["corr"].i));
+    } else if (kind == "record") {
+      sink_.OnKernelRecord(ParseKernelRecord(event));
+    } else if (kind == "pc_samples") {
+      ReplayPcSamples(sink_, event);
+    } else if (kind == "buffer") {
+      sink_.OnBufferCompleted(static_cast<uint64_t>(event["max"].i));
+    } else if (kind == "lost") {
+      sink_.OnRecordsLost(static_cast<RecordLoss>(event["why"].i),
+                          static_cast<uint64_t>(event["count"].i));
+    } else if (kind == "nvtx_push") {
+      sink_.OnNvtxPush(event["message"].s);
+    } else if (kind == "nvtx_pop") {
+      sink_.OnNvtxPop();
+    } else if (kind == "graph_captured") {
+      sink_.OnGraphNodeCaptured(static_cast<uint64_t>(event["key"].i), event["name"].s);
+    } else if (kind == "graph_released") {
+      sink_.OnGraphNodeReleased(static_cast<uint64_t>(event["key"].i));
+    }
+  }
+
+  const std::function<std::string(const std::string&)>& rename_;
+  Correlator& sink_;
+  std::vector<Json> events_;
+  std::map<uint32_t, DeviceInfo> devices_;
+  // Destroyed before the maps above it are: a worker's thread never outlives the data.
+  std::map<int64_t, std::unique_ptr<Worker>> workers_;
+  std::map<int64_t, uint64_t> ids_;
+  Status result_;
+};
+
 }  // namespace
 
 Status ReplayRecording(const std::string& jsonl,
                        const std::function<std::string(const std::string&)>& rename) {
-  std::vector<Json> events;
-  std::istringstream in(jsonl);
-  std::string line;
-  std::map<uint32_t, DeviceInfo> devices;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    Json j;
-    std::string error;
-    if (!ParseJson(line, &j, &error)) return Status::Error("bad recording line: " + error);
-    if (j["ev"].s == "device") {
-      DeviceInfo d;
-      d.type = j["type"].s;
-      d.arch = j["arch"].s;
-      d.bus_width = static_cast<uint64_t>(j["bus_width"].i);
-      d.clock_rate = static_cast<uint64_t>(j["clock_rate"].i);
-      d.memory_clock_rate = static_cast<uint64_t>(j["memory_clock_rate"].i);
-      d.num_sms = static_cast<uint64_t>(j["num_sms"].i);
-      devices[static_cast<uint32_t>(j["id"].i)] = d;
-      continue;
-    }
-    events.push_back(std::move(j));
-  }
+  Replayer replayer(rename);
+  PROTON_RETURN_IF_ERROR(replayer.Read(jsonl));
   FakeBackend::Register();
-  std::map<int64_t, std::unique_ptr<Worker>> workers;
-  Correlator& sink = SessionManager::Get().correlator();
-  Status result;
-  std::vector<bool> done(events.size(), false);
-  // Scope and op ids come from this process's counter: sessions ignore ids older than
-  // themselves, so recorded ids are mapped to fresh ones at first sight.
-  std::map<int64_t, uint64_t> ids;
-  auto id_of = [&](const Json& e) {
-    auto [it, inserted] = ids.try_emplace(e["id"].i, 0);
-    if (inserted) it->second = NewScopeId();
-    return it->second;
-  };
-
-  auto apply = [&](const Json& e) {
-    const std::string& ev = e["ev"].s;
-    auto& worker = workers[e["tid"].i];
-    if (!worker) worker = std::make_unique<Worker>();
-    worker->Run([&] {
-      if (ev == "start") {
-        StartOptions o;
-        if (const Json* n = e.Find("name")) o.name = rename(n->s);
-        o.context = e["context"].s;
-        o.data = e["data"].s;
-        o.backend = "fake";
-        o.mode = e["mode"].s;
-        auto r = Start(o);
-        if (!r.ok()) result = r.status();
-        if (FakeBackend* fake = FakeBackend::Current()) {
-          for (const auto& [id, info] : devices) fake->set_device(id, info);
-        }
-      } else if (ev == "activate") {
-        (void)Activate(OptInt(e["session"]));
-      } else if (ev == "deactivate") {
-        (void)Deactivate(OptInt(e["session"]), e["flushing"].b);
-      } else if (ev == "finalize") {
-        Status st = Finalize(OptInt(e["session"]), e["format"].s);
-        if (!st.ok()) result = st;
-      } else if (ev == "enter_scope") {
-        EnterScope(id_of(e), e["name"].s);
-      } else if (ev == "exit_scope") {
-        (void)ExitScope(id_of(e), e["name"].s);
-      } else if (ev == "add_metrics") {
-        (void)AddMetrics(id_of(e), ParseMetrics(e["metrics"]));
-      } else if (ev == "enter_state") {
-        EnterState(e["name"].s);
-      } else if (ev == "exit_state") {
-        ExitState();
-      } else if (ev == "enter_op") {
-        EnterOp(id_of(e), e["name"].s);
-      } else if (ev == "exit_op") {
-        ExitOp(id_of(e));
-      } else if (ev == "add_op_metrics") {
-        (void)AddOpMetrics(id_of(e), ParseMetrics(e["metrics"]));
-      } else if (ev == "clear") {
-        (void)Clear(static_cast<int>(e["session"].i), static_cast<int>(e["phase"].i),
-                    e["up_to"].b);
-      } else if (ev == "advance_phase") {
-        (void)AdvancePhase(static_cast<int>(e["session"].i));
-      } else if (ev == "launch_enter") {
-        sink.OnLaunchEnter(static_cast<uint64_t>(e["corr"].i), e["name"].s,
-                           static_cast<uint32_t>(e["expected"].i));
-      } else if (ev == "launch_exit") {
-        sink.OnLaunchExit(static_cast<uint64_t>(e["corr"].i));
-      } else if (ev == "record") {
-        KernelRecord r;
-        r.correlation_id = static_cast<uint64_t>(e["corr"].i);
-        r.start_ns = static_cast<uint64_t>(e["start"].i);
-        r.end_ns = static_cast<uint64_t>(e["end"].i);
-        r.device_id = static_cast<uint32_t>(e["device"].i);
-        r.stream_id = static_cast<uint32_t>(e["stream"].i);
-        r.name = e["name"].s;
-        r.graph_id = static_cast<uint32_t>(e["graph"].i);
-        r.graph_node_id = static_cast<uint64_t>(e["node"].i);
-        sink.OnKernelRecord(r);
-      } else if (ev == "pc_samples") {
-        ReplayPcSamples(sink, e);
-      } else if (ev == "buffer") {
-        sink.OnBufferCompleted(static_cast<uint64_t>(e["max"].i));
-      } else if (ev == "lost") {
-        sink.OnRecordsLost(static_cast<RecordLoss>(e["why"].i), static_cast<uint64_t>(e["count"].i));
-      } else if (ev == "nvtx_push") {
-        sink.OnNvtxPush(e["message"].s);
-      } else if (ev == "nvtx_pop") {
-        sink.OnNvtxPop();
-      } else if (ev == "graph_captured") {
-        sink.OnGraphNodeCaptured(static_cast<uint64_t>(e["key"].i), e["name"].s);
-      } else if (ev == "graph_released") {
-        sink.OnGraphNodeReleased(static_cast<uint64_t>(e["key"].i));
-      }
-    });
-  };
-
-  for (size_t i = 0; i < events.size(); ++i) {
-    if (done[i]) continue;
-    const std::string& ev = events[i]["ev"].s;
-    if (ev == "call_end") continue;
-    if (ev == "finalize" || ev == "deactivate") {
-      // Records the call's flush delivered were recorded before its call_end: apply them first.
-      for (size_t k = i + 1; k < events.size(); ++k) {
-        const std::string& inner = events[k]["ev"].s;
-        if (inner == "call_end" && events[k]["tid"].i == events[i]["tid"].i) break;
-        if (IsSinkEvent(inner)) {
-          apply(events[k]);
-          done[k] = true;
-        }
-      }
-    }
-    apply(events[i]);
-  }
-  return result;
+  return replayer.Run();
 }
 
 }  // namespace proton::test
