@@ -71,47 +71,52 @@ class Parser {
   bool Value(Json* out) {
     Ws();
     if (pos_ >= t_.size()) return false;
-    char c = t_[pos_];
-    if (c == '{') {
-      out->type = Json::Type::kObject;
-      ++pos_;
-      Ws();
-      if (t_[pos_] == '}') return ++pos_, true;
-      while (true) {
-        Ws();
-        std::string key;
-        if (!String(&key)) return false;
-        Ws();
-        if (!Lit(":")) return false;
-        Json v;
-        if (!Value(&v)) return false;
-        out->object.emplace_back(std::move(key), std::move(v));
-        Ws();
-        if (Lit(",")) continue;
-        return Lit("}");
-      }
-    }
-    if (c == '[') {
-      out->type = Json::Type::kArray;
-      ++pos_;
-      Ws();
-      if (t_[pos_] == ']') return ++pos_, true;
-      while (true) {
-        Json v;
-        if (!Value(&v)) return false;
-        out->array.push_back(std::move(v));
-        Ws();
-        if (Lit(",")) continue;
-        return Lit("]");
-      }
-    }
-    if (c == '"') {
+    const char first = t_[pos_];
+    if (first == '{') return Object(out);
+    if (first == '[') return Array(out);
+    if (first == '"') {
       out->type = Json::Type::kString;
       return String(&out->s);
     }
     if (Lit("null")) return true;
     if (Lit("true")) return out->type = Json::Type::kBool, out->b = true, true;
     if (Lit("false")) return out->type = Json::Type::kBool, true;
+    return Number(out);
+  }
+  bool Object(Json* out) {
+    out->type = Json::Type::kObject;
+    ++pos_;
+    Ws();
+    if (t_[pos_] == '}') return ++pos_, true;
+    while (true) {
+      Ws();
+      std::string key;
+      if (!String(&key)) return false;
+      Ws();
+      if (!Lit(":")) return false;
+      Json member;
+      if (!Value(&member)) return false;
+      out->object.emplace_back(std::move(key), std::move(member));
+      Ws();
+      if (Lit(",")) continue;
+      return Lit("}");
+    }
+  }
+  bool Array(Json* out) {
+    out->type = Json::Type::kArray;
+    ++pos_;
+    Ws();
+    if (t_[pos_] == ']') return ++pos_, true;
+    while (true) {
+      Json element;
+      if (!Value(&element)) return false;
+      out->array.push_back(std::move(element));
+      Ws();
+      if (Lit(",")) continue;
+      return Lit("]");
+    }
+  }
+  bool Number(Json* out) {
     size_t start = pos_;
     bool is_double = false;
     while (pos_ < t_.size() && std::string_view("+-0123456789.eE").find(t_[pos_]) != std::string_view::npos) {
@@ -119,13 +124,13 @@ class Parser {
       ++pos_;
     }
     if (pos_ == start) return false;
-    std::string num(t_.substr(start, pos_ - start));
+    std::string number(t_.substr(start, pos_ - start));
     if (is_double) {
       out->type = Json::Type::kDouble;
-      out->d = std::strtod(num.c_str(), nullptr);
+      out->d = std::strtod(number.c_str(), nullptr);
     } else {
       out->type = Json::Type::kInt;
-      out->i = std::strtoll(num.c_str(), nullptr, 10);
+      out->i = std::strtoll(number.c_str(), nullptr, 10);
     }
     return true;
   }
