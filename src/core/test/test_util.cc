@@ -59,10 +59,74 @@ std::string TempDir() {
   return dir.string();
 }
 
+namespace {
+
+// A node's count and time (ns) become that many kernels, the first one carrying the time.
+void AddKernels(const Json& metrics, NodeRef ref, TreeData* data) {
+  const Json* count = metrics.Find("count");
+  if (count == nullptr) return;
+  KernelRecord record;
+  record.device_id = static_cast<uint32_t>(std::stoul(metrics["device_id"].s));
+  for (int64_t index = 0; index < count->i; ++index) {
+    record.start_ns = 0;
+    record.end_ns = index == 0 ? static_cast<uint64_t>(metrics["time (ns)"].i) : 0;
+    data->AddKernel(ref, record, false);
+  }
+}
+
+void AddPcCounters(const Json& metrics, NodeRef ref, TreeData* data) {
+  PcCounters counters{};
+  bool has_counters = false;
+  for (size_t index = 0; index < kPcSamplingNames.size(); ++index) {
+    if (const Json* value = metrics.Find(kPcSamplingNames[index])) {
+      counters[index] = static_cast<uint64_t>(value->i);
+      has_counters = true;
+    }
+  }
+  if (has_counters) data->AddPcSampling(ref, counters);
+}
+
+// The metrics not made by kernels or PC sampling: inclusive when ROOT has them too.
+void AddRawMetrics(const Json& metrics, const Json& root_metrics, NodeRef ref, TreeData* data) {
+  for (const auto& [name, json_value] : metrics.object) {
+    if (name == "count" || name == "time (ns)" || name == "device_id" ||
+        name == "device_type" ||
+        std::find(kPcSamplingNames.begin(), kPcSamplingNames.end(), name) !=
+            kPcSamplingNames.end()) {
+      continue;
+    }
+    MetricKind kind = root_metrics.Find(name) ? MetricKind::kInclusive : MetricKind::kExclusive;
+    MetricValue value;
+    if (json_value.type == Json::Type::kInt) {
+      value = json_value.i;
+    } else {
+      value = json_value.d;
+    }
+    EXPECT_TRUE(data->AddRawMetric(ref, name, kind, value).ok());
+  }
+}
+
+void ReadDevices(const Json& device_table, DeviceTable* devices) {
+  for (const auto& [type, ids] : device_table.object) {
+    for (const auto& [index, info] : ids.object) {
+      DeviceInfo device;
+      device.type = type;
+      device.arch = info["arch"].s;
+      device.bus_width = static_cast<uint64_t>(info["bus_width"].i);
+      device.clock_rate = static_cast<uint64_t>(info["clock_rate"].i);
+      device.memory_clock_rate = static_cast<uint64_t>(info["memory_clock_rate"].i);
+      device.num_sms = static_cast<uint64_t>(info["num_sms"].i);
+      (*devices)[static_cast<uint32_t>(std::stoul(index))] = device;
+    }
+  }
+}
+
+}  // namespace
+
 void BuildTree(const Json& doc, TreeData* data, DeviceTable* devices) {
   const Json& root = doc.array.at(0);
   const Json& root_metrics = root["metrics"];
-  for (const auto& [name, v] : root_metrics.object) {
+  for (const auto& [name, value] : root_metrics.object) {
     if (name == "num_samples") data->SetPcSamplingMode(true);
   }
   // Explicit stack of (json node, data node).
@@ -72,60 +136,15 @@ void BuildTree(const Json& doc, TreeData* data, DeviceTable* devices) {
     stack.pop_back();
     const Json& metrics = (*json)["metrics"];
     if (ref.node != kRootNode) {
-      if (const Json* count = metrics.Find("count")) {
-        KernelRecord r;
-        r.device_id = static_cast<uint32_t>(std::stoul(metrics["device_id"].s));
-        for (int64_t i = 0; i < count->i; ++i) {
-          r.start_ns = 0;
-          r.end_ns = i == 0 ? static_cast<uint64_t>(metrics["time (ns)"].i) : 0;
-          data->AddKernel(ref, r, false);
-        }
-      }
-      PcCounters pc{};
-      bool has_pc = false;
-      for (size_t i = 0; i < kPcSamplingNames.size(); ++i) {
-        if (const Json* v = metrics.Find(kPcSamplingNames[i])) {
-          pc[i] = static_cast<uint64_t>(v->i);
-          has_pc = true;
-        }
-      }
-      if (has_pc) data->AddPcSampling(ref, pc);
-      for (const auto& [name, v] : metrics.object) {
-        if (name == "count" || name == "time (ns)" || name == "device_id" ||
-            name == "device_type" ||
-            std::find(kPcSamplingNames.begin(), kPcSamplingNames.end(), name) !=
-                kPcSamplingNames.end()) {
-          continue;
-        }
-        MetricKind kind =
-            root_metrics.Find(name) ? MetricKind::kInclusive : MetricKind::kExclusive;
-        MetricValue value;
-        if (v.type == Json::Type::kInt) {
-          value = v.i;
-        } else {
-          value = v.d;
-        }
-        EXPECT_TRUE(data->AddRawMetric(ref, name, kind, value).ok());
-      }
+      AddKernels(metrics, ref, data);
+      AddPcCounters(metrics, ref, data);
+      AddRawMetrics(metrics, root_metrics, ref, data);
     }
     for (const Json& child : (*json)["children"].array) {
       stack.emplace_back(&child, data->Child(ref, child["frame"]["name"].s));
     }
   }
-  if (doc.array.size() > 1) {
-    for (const auto& [type, ids] : doc.array[1].object) {
-      for (const auto& [index, info] : ids.object) {
-        DeviceInfo d;
-        d.type = type;
-        d.arch = info["arch"].s;
-        d.bus_width = static_cast<uint64_t>(info["bus_width"].i);
-        d.clock_rate = static_cast<uint64_t>(info["clock_rate"].i);
-        d.memory_clock_rate = static_cast<uint64_t>(info["memory_clock_rate"].i);
-        d.num_sms = static_cast<uint64_t>(info["num_sms"].i);
-        (*devices)[static_cast<uint32_t>(std::stoul(index))] = d;
-      }
-    }
-  }
+  if (doc.array.size() > 1) ReadDevices(doc.array[1], devices);
 }
 
 std::string ShapeOf(const Json& doc) {
