@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 
 #include "core/cli/cli_config.h"
 #include "launcher/protocol.h"
@@ -15,18 +14,6 @@ namespace proton::cli {
 namespace cp = proton::cli_protocol;
 
 namespace {
-
-std::optional<long> NonNegative(const char* text) {
-  if (text == nullptr || *text == '\0') return std::nullopt;
-  char* end = nullptr;
-  errno = 0;
-  long value = std::strtol(text, &end, 10);
-  if (errno != 0 || end == nullptr || *end != '\0' || value < 0 || text[0] == '-' ||
-      text[0] == '+' || text[0] == ' ') {
-    return std::nullopt;
-  }
-  return value;
-}
 
 // Splits "<base>.part_<N>" into base and ".part_<N>"; no part: part is empty.
 std::pair<std::string_view, std::string_view> SplitPart(std::string_view name) {
@@ -47,31 +34,7 @@ std::string ReadSmallFile(const std::string& path) {
   return n > 0 ? std::string(buffer, static_cast<size_t>(n)) : std::string();
 }
 
-const char* StdGetenv(const char* key) { return std::getenv(key); }
-
 }  // namespace
-
-RankInfo ReadRankInfo(const char* (*get)(const char*)) {
-  static constexpr const char* kPairs[][2] = {{"RANK", "WORLD_SIZE"},
-                                              {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-                                              {"SLURM_PROCID", "SLURM_NTASKS"},
-                                              {"LOCAL_RANK", "LOCAL_WORLD_SIZE"}};
-  RankInfo info;
-  for (const auto& pair : kPairs) {
-    if (std::optional<long> rank = NonNegative(get(pair[0]))) {
-      info.rank = rank;
-      info.world = NonNegative(get(pair[1]));
-      break;
-    }
-  }
-  return info;
-}
-
-std::optional<long> NamingRank(const RankInfo& info, bool root) {
-  if (!info.rank) return std::nullopt;
-  if (root && !(info.world && *info.world > 1)) return std::nullopt;
-  return info.rank;
-}
 
 NameChoice ComposeOutputPath(std::string_view name, std::string_view suffix, bool root,
                              std::optional<long> rank, bool rank_claimed, long pid) {
@@ -110,8 +73,7 @@ bool ClaimRankName(const std::string& run_dir, long rank, long pid) {
 void RecordOutputFile(const std::string& run_dir, std::string_view kind, long pid,
                       const std::string& path) {
   if (run_dir.empty()) return;
-  const std::string line =
-      std::string(kind) + "\t" + std::to_string(pid) + "\t" + path + "\n";
+  const std::string line = std::string(kind) + "\t" + std::to_string(pid) + "\t" + path + "\n";
   const std::string record = run_dir + "/" + std::string(cp::kFilesRecord);
   int fd = open(record.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
   if (fd < 0) return;
@@ -125,7 +87,7 @@ std::string CliOutputPath(std::string_view name, std::string_view suffix, bool /
   const bool root = IsRootProcess();
   const long pid = static_cast<long>(getpid());
   // Read when the file is written, not at start-up (§2.9).
-  std::optional<long> rank = NamingRank(ReadRankInfo(StdGetenv), root);
+  std::optional<long> rank = NamingRank(ReadProcessRankInfo(), root);
   const bool claimed = rank ? ClaimRankName(config.run_dir, *rank, pid) : false;
   NameChoice choice = ComposeOutputPath(name, suffix, root, rank, claimed, pid);
   RecordOutputFile(config.run_dir, choice.kind, pid, choice.path);

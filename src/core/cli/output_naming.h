@@ -8,20 +8,9 @@
 #include <string>
 #include <string_view>
 
+#include "core/config/rank.h"
+
 namespace proton::cli {
-
-struct RankInfo {
-  std::optional<long> rank;
-  std::optional<long> world;  // world size matching the rank variable that was used
-};
-
-// RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, LOCAL_RANK: the first one set to a non-negative
-// integer, with its matching world size variable.
-RankInfo ReadRankInfo(const char* (*get)(const char*));
-
-// The rank that goes into the name: any rank for non-root processes, and for the root only
-// when the world size is above 1.
-std::optional<long> NamingRank(const RankInfo& info, bool root);
 
 struct NameChoice {
   std::string path;

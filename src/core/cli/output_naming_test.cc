@@ -7,46 +7,10 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 namespace proton::cli {
 namespace {
-
-std::map<std::string, std::string> g_env;
-const char* FakeGetenv(const char* key) {
-  auto it = g_env.find(key);
-  return it == g_env.end() ? nullptr : it->second.c_str();
-}
-
-TEST(Rank, Variables) {
-  g_env = {};
-  EXPECT_FALSE(ReadRankInfo(FakeGetenv).rank.has_value());
-  g_env = {{"RANK", "3"}, {"WORLD_SIZE", "4"}, {"LOCAL_RANK", "1"}};
-  RankInfo info = ReadRankInfo(FakeGetenv);
-  EXPECT_EQ(info.rank, 3);
-  EXPECT_EQ(info.world, 4);
-  // Global ranks come before LOCAL_RANK; invalid values are skipped.
-  g_env = {{"RANK", "x"}, {"OMPI_COMM_WORLD_RANK", "2"}, {"OMPI_COMM_WORLD_SIZE", "8"},
-           {"LOCAL_RANK", "0"}};
-  info = ReadRankInfo(FakeGetenv);
-  EXPECT_EQ(info.rank, 2);
-  EXPECT_EQ(info.world, 8);
-  g_env = {{"RANK", "-1"}, {"SLURM_PROCID", "5"}};
-  info = ReadRankInfo(FakeGetenv);
-  EXPECT_EQ(info.rank, 5);
-  EXPECT_FALSE(info.world.has_value());
-  g_env = {{"LOCAL_RANK", "1"}, {"LOCAL_WORLD_SIZE", "2"}};
-  EXPECT_EQ(ReadRankInfo(FakeGetenv).rank, 1);
-}
-
-TEST(Rank, NamingRank) {
-  EXPECT_FALSE(NamingRank({}, false).has_value());
-  EXPECT_EQ(NamingRank({1, std::nullopt}, false), 1);  // any rank for non-root processes
-  EXPECT_FALSE(NamingRank({1, std::nullopt}, true).has_value());
-  EXPECT_FALSE(NamingRank({0, 1}, true).has_value());  // root: only when world size > 1
-  EXPECT_EQ(NamingRank({0, 2}, true), 0);
-}
 
 TEST(Naming, Compose) {
   auto path = [](std::string_view name, bool root, std::optional<long> rank, bool claimed) {
@@ -81,7 +45,7 @@ TEST_F(RunDirTest, ClaimsAreExclusiveAcrossProcesses) {
   EXPECT_TRUE(ClaimRankName(dir_, 1, 100));   // the owner again
   EXPECT_FALSE(ClaimRankName(dir_, 1, 101));  // a second process with RANK=1
   EXPECT_TRUE(ClaimRankName(dir_, 2, 101));
-  EXPECT_TRUE(ClaimRankName("", 1, 5));       // no run directory
+  EXPECT_TRUE(ClaimRankName("", 1, 5));  // no run directory
 
   // Eight processes race for rank 7: exactly one wins.
   std::vector<pid_t> children;

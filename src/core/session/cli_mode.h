@@ -19,8 +19,7 @@ bool IsCommandLineMode();
 // Creates (or joins) session 0 for the command, bypassing the CLI-mode rule of start().
 // PROTON_DISABLE still applies (returns nullopt). `scopes_only`: start no backend (the lazy
 // start below); a later call without it joins the session and starts the backend.
-Result<std::optional<int>> StartCliSession(const StartOptions& options,
-                                           bool scopes_only = false);
+Result<std::optional<int>> StartCliSession(const StartOptions& options, bool scopes_only = false);
 
 // Lazy start of session 0 (§2.9): a non-root process of a `proton` run starts its session at
 // its first CUDA call (injection), but scopes, states, metrics and ops used before that must
@@ -43,16 +42,12 @@ Status FinalizeAllWithoutSynchronizing();
 // standard output before this is called), `suffix` the format ("hatchet", ...),
 // `default_name` whether the user gave no name. Returning "-" sends the profile to stdout.
 // The default adds ".rank<R>" for default names when a rank variable is set and the world size
-// is above 1 (§1.2), then "." + suffix.
+// is above 1 (§1.2, core/config/rank.h), then "." + suffix.
 using OutputPathFn =
     std::function<std::string(std::string_view name, std::string_view suffix, bool default_name)>;
 void SetOutputPathFunction(OutputPathFn fn);  // nullptr restores the default
 std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name);
 std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name);
-
-// The rank of this process from RANK, OMPI_COMM_WORLD_RANK, SLURM_PROCID, LOCAL_RANK (the
-// first set and a non-negative integer), when the matching world size is above 1.
-std::optional<int> DistributedRank();
 
 // For a forked child: forget every session without writing or flushing (§5.11).
 void DiscardAllSessionsAfterFork();
