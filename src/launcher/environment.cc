@@ -1,9 +1,9 @@
 // See environment.h.
 #include "launcher/environment.h"
 
-#include <cctype>
 
 #include "launcher/protocol.h"
+#include "util/ascii.h"
 
 namespace proton::launcher {
 
@@ -53,8 +53,7 @@ void SetEnv(EnvList& env, std::string_view key, std::string_view value) {
 }
 
 bool EnvTruthy(std::string_view value) {
-  std::string lower;
-  for (char c : value) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string lower = AsciiLower(value);
   return lower == "1" || lower == "true" || lower == "on";
 }
 

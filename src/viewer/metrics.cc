@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "util/ascii.h"
 #include "viewer/device_peaks.h"
 #include "viewer/quoted.h"
 
@@ -24,14 +25,6 @@ std::optional<double> TimeUnitFactor(std::string_view unit) {
     if (u.name == unit) return u.factor;
   }
   return std::nullopt;
-}
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 // Time table (§4.3): time/U, avg_time/U, cpu_time/U, avg_cpu_time/U.
@@ -117,7 +110,7 @@ class Resolver {
 
  private:
   Error NotFound(std::string_view request) const {
-    return Status::Error("Metric " + Lower(request) + " is not found in '" +
+    return Status::Error("Metric " + AsciiLower(request) + " is not found in '" +
                          std::string(display_name_) +
                          "'. Use the --list flag to list available metrics");
   }
@@ -342,11 +335,11 @@ std::string ShortName(std::string_view key) {
   while (!head.empty() && (head.back() == ' ' || (head.back() >= '\t' && head.back() <= '\r'))) {
     head.remove_suffix(1);
   }
-  return Lower(head);
+  return AsciiLower(head);
 }
 
 int MatchRawMetric(const ProfileTree& tree, std::string_view request) {
-  const std::string r = Lower(request);
+  const std::string r = AsciiLower(request);
   const auto& columns = tree.columns();
   auto matches = [&](size_t i) { return columns[i].key == r || ShortName(columns[i].key) == r; };
   for (size_t i = 0; i < tree.num_inclusive(); ++i) {

@@ -1,20 +1,13 @@
 // Backend registry; see registry.h.
 #include "core/backend/registry.h"
 
-#include <algorithm>
-#include <cctype>
 #include <map>
 #include <mutex>
 
+#include "util/ascii.h"
+
 namespace proton {
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 struct Registry {
   std::mutex mutex;
@@ -33,7 +26,7 @@ Registry& GetRegistry() {
 bool RegisterBackend(BackendRegistration registration) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  std::string key = Lower(registration.name);
+  std::string key = AsciiLower(registration.name);
   r.entries[key] = std::make_unique<BackendRegistration>(std::move(registration));
   return true;
 }
@@ -41,13 +34,13 @@ bool RegisterBackend(BackendRegistration registration) {
 void UnregisterBackend(std::string_view name) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.entries.erase(Lower(name));
+  r.entries.erase(AsciiLower(name));
 }
 
 const BackendRegistration* FindBackend(std::string_view name) {
   Registry& r = GetRegistry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  auto it = r.entries.find(Lower(name));
+  auto it = r.entries.find(AsciiLower(name));
   return it == r.entries.end() ? nullptr : it->second.get();
 }
 

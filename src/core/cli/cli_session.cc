@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -19,6 +18,7 @@
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
+#include "util/ascii.h"
 
 namespace proton::cli {
 
@@ -75,9 +75,7 @@ bool InPythonProcess() {
 }
 
 bool IsPythonContext(const std::string& context) {
-  std::string lower;
-  for (char c : context) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower == "python";
+  return AsciiLower(context) == "python";
 }
 
 // Out of memory is an error value here too (api.cc), so the program's exit status stays.

@@ -1,11 +1,11 @@
 // The knob table and its parser (profiler.md §1.11).
 #include "core/config/config.h"
 
-#include <algorithm>
 #include <array>
-#include <cctype>
 #include <charconv>
 #include <cstdlib>
+
+#include "util/ascii.h"
 
 namespace proton {
 namespace {
@@ -58,9 +58,7 @@ uint64_t ParseUint(std::string_view text, uint64_t fallback) {
 std::span<const Knob> KnobTable() { return kKnobs; }
 
 bool ParseBool(std::string_view text) {
-  std::string lower(text);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string lower = AsciiLower(text);
   return lower == "1" || lower == "true" || lower == "on";
 }
 

@@ -1,8 +1,6 @@
 // SessionManager; see session_manager.h.
 #include "core/session/session_manager.h"
 
-#include <algorithm>
-#include <cctype>
 #include <cstdio>
 
 #include "core/backend/registry.h"
@@ -17,6 +15,7 @@
 #include "core/session/mode.h"
 #include "core/session/phase_writer.h"
 #include "core/session/write_data.h"
+#include "util/ascii.h"
 
 namespace proton {
 namespace {
@@ -28,13 +27,6 @@ std::atomic<bool> g_lazy_start_tried{false};
 // The scope id whose EnterScope triggered the lazy start (0: another call did): the new
 // session counts that scope, but not older ones (a forked child's inherited scopes).
 std::atomic<uint64_t> g_lazy_first_scope_id{0};
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
@@ -152,17 +144,17 @@ Result<std::string> FlushFormat(const ModeSpec& mode, const std::string& data_ki
 
 Result<CheckedStartOptions> CheckStartOptions(const StartOptions& options) {
   CheckedStartOptions checked;
-  checked.backend = Lower(options.backend);
+  checked.backend = AsciiLower(options.backend);
   if (checked.backend.empty()) checked.backend = "cupti";
   if (checked.backend != "cupti" && FindBackend(checked.backend) == nullptr) {
     return RuntimeError("Unknown profiler: " + options.backend);
   }
-  std::string context = Lower(options.context);
+  std::string context = AsciiLower(options.context);
   if (context != "shadow" && context != "python") {
     return RuntimeError("Unknown context source: " + options.context);
   }
   checked.context = context == "python" ? ContextKind::kPython : ContextKind::kShadow;
-  std::string data_kind = Lower(options.data);
+  std::string data_kind = AsciiLower(options.data);
   if (data_kind != "tree" && data_kind != "trace") {
     return RuntimeError("Unknown data: " + options.data);
   }

@@ -1,8 +1,6 @@
 // Writing data objects; see write_data.h.
 #include "core/session/write_data.h"
 
-#include <algorithm>
-#include <cctype>
 
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
@@ -10,6 +8,7 @@
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
 #include "core/dump/output_file.h"
+#include "util/ascii.h"
 
 namespace proton {
 namespace {
@@ -21,9 +20,7 @@ Error RuntimeError(std::string message) {
 }  // namespace
 
 Result<std::string> ParseOutputFormat(std::string_view format) {
-  std::string f(format);
-  std::transform(f.begin(), f.end(), f.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::string f = AsciiLower(format);
   if (f.empty() || f == "hatchet" || f == "hatchet_msgpack" || f == "chrome_trace") return f;
   return RuntimeError("Unknown output format: " + std::string(format));
 }
