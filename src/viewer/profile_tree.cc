@@ -9,6 +9,7 @@
 #include <cstring>
 #include <numeric>
 
+#include "viewer/nan_add.h"
 #include "viewer/tree_invariants.h"
 
 namespace proton::viewer {
@@ -16,13 +17,6 @@ namespace proton::viewer {
 namespace {
 
 constexpr double kExactIntLimit = 9007199254740992.0;  // 2^53
-
-// §3.8: missing (NaN) values are skipped; the result is NaN only if both are.
-inline double NanAdd(double a, double b) {
-  if (std::isnan(a)) return b;
-  if (std::isnan(b)) return a;
-  return a + b;
-}
 
 // Asks for transparent huge pages on a large, still untouched reservation: filling a 1M-node
 // tree otherwise costs one page fault per 4 KB, which dominates on virtual machines. Only

@@ -4,20 +4,14 @@
 #include "viewer/tree_editor.h"
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
+#include "viewer/nan_add.h"
 #include "viewer/tree_invariants.h"
 
 namespace proton::viewer {
 
 namespace {
-
-inline double NanAdd(double left, double right) {
-  if (std::isnan(left)) return right;
-  if (std::isnan(right)) return left;
-  return left + right;
-}
 
 inline bool SameKey(const ProfileTree& tree, NodeId left, NodeId right) {
   return tree.name(left) == tree.name(right) && tree.type(left) == tree.type(right);
