@@ -43,12 +43,12 @@ TEST(BufferPoolTest, ReserveAllocatesAhead) {
 }
 
 TEST(BufferSizeTest, ParsesTheKnob) {
-  EXPECT_EQ(ParseBufferSize(""), kDefaultBufferSize);
+  EXPECT_EQ(ParseBufferSize(""), DefaultBufferSize());
   EXPECT_EQ(ParseBufferSize("65536"), 65536u);
   EXPECT_EQ(ParseBufferSize("65537"), 65544u);  // rounded up to 8 bytes
   EXPECT_EQ(ParseBufferSize("12"), 4096u);      // at least 4 KiB
-  EXPECT_EQ(ParseBufferSize("abc"), kDefaultBufferSize);
-  EXPECT_EQ(ParseBufferSize("-5"), kDefaultBufferSize);
+  EXPECT_EQ(ParseBufferSize("abc"), DefaultBufferSize());
+  EXPECT_EQ(ParseBufferSize("-5"), DefaultBufferSize());
 }
 
 }  // namespace

@@ -16,12 +16,14 @@ std::string EnvValue(const char* name, const char* alias) {
   return value == nullptr ? std::string() : std::string(value);
 }
 
+size_t DefaultBufferSize() { return static_cast<size_t>(DefaultConfig().profile_buffer_size); }
+
 size_t ParseBufferSize(const std::string& text) {
   uint64_t value = 0;
   const char* begin = text.data();
   const char* end = begin + text.size();
   auto [ptr, ec] = std::from_chars(begin, end, value);
-  if (text.empty() || ec != std::errc() || ptr != end || value == 0) return kDefaultBufferSize;
+  if (text.empty() || ec != std::errc() || ptr != end || value == 0) return DefaultBufferSize();
   constexpr uint64_t kMin = 4096;
   constexpr uint64_t kMax = uint64_t{1} << 34;  // 16 GiB: anything larger is a typo
   if (value < kMin) value = kMin;

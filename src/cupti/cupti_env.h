@@ -11,7 +11,8 @@ namespace proton::cupti {
 // The value of `name`, else of `alias` (may be nullptr), else "".
 std::string EnvValue(const char* name, const char* alias = nullptr);
 
-inline constexpr size_t kDefaultBufferSize = 64u << 20;  // 64 MiB, as the reference
+// PROTON_PROFILE_BUFFER_SIZE's default in the core's knob table (64 MiB, as the reference).
+size_t DefaultBufferSize();
 // PROTON_PROFILE_BUFFER_SIZE / TRITON_PROFILE_BUFFER_SIZE in bytes, rounded up to 8 bytes and at
 // least 4 KiB; unparsable values give the default.
 // Bytes per activity buffer: PROTON_PROFILE_BUFFER_SIZE, or 1 MiB in periodic_flushing mode
@@ -19,9 +20,9 @@ inline constexpr size_t kDefaultBufferSize = 64u << 20;  // 64 MiB, as the refer
 size_t ActivityBufferSize(std::string_view mode);
 size_t ParseBufferSize(const std::string& text);
 
-bool NvtxEnabled();   // PROTON_ENABLE_NVTX / TRITON_ENABLE_NVTX, default true
-bool VerboseEnabled();  // PROTON_VERBOSE
+bool NvtxEnabled();            // PROTON_ENABLE_NVTX / TRITON_ENABLE_NVTX, default true
+bool VerboseEnabled();         // PROTON_VERBOSE
 bool DebugCallbacksEnabled();  // PROTON_DEBUG_CALLBACKS
-bool CliMode();       // PROTON_CLI=1: the process runs under the `proton` command
+bool CliMode();                // PROTON_CLI=1: the process runs under the `proton` command
 
 }  // namespace proton::cupti

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "util/ascii.h"
+#include "util/check.h"
 
 namespace proton {
 namespace {
@@ -46,6 +47,14 @@ const Knob* FindKnob(std::string_view name) {
   return nullptr;
 }
 
+// Every name ReadConfig asks for is in the table (the DefaultsComeFromTheTable test reads
+// each one), so a miss is a programming error.
+const Knob& KnobNamed(std::string_view name) {
+  const Knob* knob = FindKnob(name);
+  PROTON_CHECK(knob != nullptr) << "unknown knob " << name;
+  return *knob;
+}
+
 uint64_t ParseUint(std::string_view text, uint64_t fallback) {
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -75,32 +84,40 @@ std::optional<std::string> LookupKnob(std::string_view name, GetEnvFn getenv_fn)
 }
 
 Config ReadConfig(GetEnvFn getenv_fn) {
-  Config c;
-  auto text = [&](std::string_view name) { return LookupKnob(name, getenv_fn); };
-  auto boolean = [&](std::string_view name, bool fallback) {
-    auto v = text(name);
-    return v ? ParseBool(*v) : fallback;
+  // Each knob's default is its table entry: the text used when neither name is set.
+  auto text = [&](std::string_view name) {
+    if (std::optional<std::string> v = LookupKnob(name, getenv_fn)) return *v;
+    return std::string(KnobNamed(name).default_value);
   };
-  auto str = [&](std::string_view name) { return text(name).value_or(""); };
-  c.disable = boolean("PROTON_DISABLE", false);
-  if (auto v = text("PROTON_PROFILE_BUFFER_SIZE")) {
-    c.profile_buffer_size = ParseUint(*v, c.profile_buffer_size);
-  }
-  if (auto v = text("PROTON_PROFILE_METRIC_BUFFER_SIZE")) {
-    c.profile_metric_buffer_size = ParseUint(*v, c.profile_metric_buffer_size);
-  }
-  c.enable_nvtx = boolean("PROTON_ENABLE_NVTX", true);
-  c.cupti_library = str("PROTON_CUPTI_LIBRARY");
-  c.cupti_lib_path = str("PROTON_CUPTI_LIB_PATH");
-  c.cupti_lib_blackwell_path = str("PROTON_CUPTI_LIB_BLACKWELL_PATH");
-  c.enable_hw_trace = boolean("PROTON_ENABLE_HW_TRACE", false);
-  c.data_flush_timing = boolean("PROTON_DATA_FLUSH_TIMING", false);
-  c.python = str("PROTON_PYTHON");
-  if (auto v = text("PROTON_ALIAS_TRITON_PROFILER")) c.alias_triton_profiler = ParseBool(*v);
-  c.verbose = boolean("PROTON_VERBOSE", false);
-  c.record = str("PROTON_RECORD");
-  c.debug_callbacks = boolean("PROTON_DEBUG_CALLBACKS", false);
+  auto boolean = [&](std::string_view name) { return ParseBool(text(name)); };
+  auto uint = [&](std::string_view name) {
+    return ParseUint(text(name), ParseUint(KnobNamed(name).default_value, 0));
+  };
+  Config c;
+  c.disable = boolean("PROTON_DISABLE");
+  c.profile_buffer_size = uint("PROTON_PROFILE_BUFFER_SIZE");
+  c.profile_metric_buffer_size = uint("PROTON_PROFILE_METRIC_BUFFER_SIZE");
+  c.enable_nvtx = boolean("PROTON_ENABLE_NVTX");
+  c.cupti_library = text("PROTON_CUPTI_LIBRARY");
+  c.cupti_lib_path = text("PROTON_CUPTI_LIB_PATH");
+  c.cupti_lib_blackwell_path = text("PROTON_CUPTI_LIB_BLACKWELL_PATH");
+  c.enable_hw_trace = boolean("PROTON_ENABLE_HW_TRACE");
+  c.data_flush_timing = boolean("PROTON_DATA_FLUSH_TIMING");
+  c.python = text("PROTON_PYTHON");
+  // A set variable counts even when empty; an empty default means unset: the mode decides.
+  std::optional<std::string> alias = LookupKnob("PROTON_ALIAS_TRITON_PROFILER", getenv_fn);
+  std::string_view alias_default = KnobNamed("PROTON_ALIAS_TRITON_PROFILER").default_value;
+  if (!alias && !alias_default.empty()) alias = std::string(alias_default);
+  if (alias) c.alias_triton_profiler = ParseBool(*alias);
+  c.verbose = boolean("PROTON_VERBOSE");
+  c.record = text("PROTON_RECORD");
+  c.debug_callbacks = boolean("PROTON_DEBUG_CALLBACKS");
   return c;
+}
+
+const Config& DefaultConfig() {
+  static const Config config = ReadConfig([](const char*) -> const char* { return nullptr; });
+  return config;
 }
 
 const Config& GetConfig() {

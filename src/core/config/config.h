@@ -13,8 +13,8 @@ namespace proton {
 enum class KnobType { kBool, kInt, kString };
 
 struct Knob {
-  std::string_view name;           // ours, e.g. "PROTON_PROFILE_BUFFER_SIZE"
-  std::string_view alias;          // Triton's name, or "" when there is none
+  std::string_view name;   // ours, e.g. "PROTON_PROFILE_BUFFER_SIZE"
+  std::string_view alias;  // Triton's name, or "" when there is none
   KnobType type;
   std::string_view default_value;  // text form; "" for an unset string
   std::string_view doc;            // one line
@@ -24,11 +24,12 @@ struct Knob {
 std::span<const Knob> KnobTable();
 
 // Values of the knobs, parsed. Booleans follow Triton's parser: 1/true/on (any case) are true.
+// The defaults are the table's (ReadConfig, DefaultConfig), not these zero initializers.
 struct Config {
   bool disable = false;
-  uint64_t profile_buffer_size = 64ull << 20;
-  uint64_t profile_metric_buffer_size = 64ull << 20;
-  bool enable_nvtx = true;
+  uint64_t profile_buffer_size = 0;
+  uint64_t profile_metric_buffer_size = 0;
+  bool enable_nvtx = false;
   std::string cupti_library;
   std::string cupti_lib_path;
   std::string cupti_lib_blackwell_path;
@@ -41,9 +42,14 @@ struct Config {
   bool debug_callbacks = false;
 };
 
-// Reads every knob from `getenv` (injectable for tests).
+// Reads every knob from `getenv` (injectable for tests); an unset or unparsable number takes
+// the table's default.
 using GetEnvFn = const char* (*)(const char*);
 Config ReadConfig(GetEnvFn getenv_fn);
+
+// Every knob at its table default (an empty environment), for code that must fall back to a
+// default after its own validation (the CUPTI buffer size).
+const Config& DefaultConfig();
 
 // The process's configuration, read from the environment at the first call.
 const Config& GetConfig();
