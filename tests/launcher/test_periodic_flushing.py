@@ -16,7 +16,8 @@ from test_fake_gpu_kernels import FAKE_APP
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "python"))
-from helpers import msgpack_decode, plain  # noqa: E402  (tests/python: a standalone decoder)
+from deep_readers import msgpack_decode  # noqa: E402  (tests/python: a standalone decoder)
+from helpers import plain  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not (fake_gpu.FAKE_DIR and os.path.exists(FAKE_APP)),
                                 reason="fake CUDA driver not built")

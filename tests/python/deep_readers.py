@@ -1,6 +1,7 @@
 """Readers for profiles too deep for Python's recursive json/MessagePack decoders: the indented
 .hatchet is streamed line by line (its size is quadratic in depth), then both formats are
-decoded with an explicit stack. Shared by tests/python and tests/launcher."""
+decoded with an explicit stack. Shared by tests/python and tests/launcher; the one MessagePack
+decoder of the tests (helpers.py re-exports it)."""
 
 import json
 import re
@@ -60,10 +61,47 @@ def load_hatchet(path):
     return _parse_json(_compact_json_file(path))
 
 
-def load_msgpack(path):
-    """The document of a .hatchet_msgpack file of any depth (maps become dicts)."""
-    with open(path, "rb") as f:
-        data = f.read()
+class OrderedPairs(list):
+    """A decoded map: keeps the key order of the encoding (a list of pairs) and converts."""
+
+    def to_dict(self):
+        return {k: v for k, v in self}
+
+
+_MAP = object()  # header marker: the container type depends on ``ordered``
+
+
+def _msgpack_scalar_or_header(b, take, unpack):
+    """(value, None) for a scalar; (empty container, count) for an array or map header."""
+    if b <= 0x7F:
+        return b, None
+    if b >= 0xE0:
+        return b - 0x100, None
+    if 0x80 <= b <= 0x8F or b in (0xDE, 0xDF):
+        return _MAP, b & 0x0F if b <= 0x8F else unpack("H" if b == 0xDE else "I")
+    if 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):
+        return [], b & 0x0F if b <= 0x9F else unpack("H" if b == 0xDC else "I")
+    if 0xA0 <= b <= 0xBF:
+        return take(b & 0x1F).decode("utf-8"), None
+    strs = {0xD9: "B", 0xDA: "H", 0xDB: "I"}
+    if b in strs:
+        return take(unpack(strs[b])).decode("utf-8"), None
+    bins = {0xC4: "B", 0xC5: "H", 0xC6: "I"}
+    if b in bins:
+        return bytes(take(unpack(bins[b]))), None
+    nums = {0xCC: "B", 0xCD: "H", 0xCE: "I", 0xCF: "Q", 0xD0: "b", 0xD1: "h", 0xD2: "i",
+            0xD3: "q", 0xCA: "f", 0xCB: "d"}
+    if b in nums:
+        return unpack(nums[b]), None
+    simple = {0xC0: None, 0xC2: False, 0xC3: True}
+    if b in simple:
+        return simple[b], None
+    raise ValueError(f"unsupported MessagePack byte 0x{b:02x}")
+
+
+def msgpack_decode(data, ordered=True):
+    """Decodes one MessagePack value that must span all of ``data``, of any depth (an explicit
+    stack, no recursion). Maps become OrderedPairs, or dicts with ``ordered=False``."""
     pos = 0
 
     def take(n):
@@ -76,32 +114,6 @@ def load_msgpack(path):
     def unpack(fmt):
         return struct.unpack(">" + fmt, take(struct.calcsize(">" + fmt)))[0]
 
-    def scalar_or_header(b):
-        """(value, None) for a scalar; (container, count) for an array or map header."""
-        if b <= 0x7F:
-            return b, None
-        if b >= 0xE0:
-            return b - 0x100, None
-        if 0x80 <= b <= 0x8F or b in (0xDE, 0xDF):
-            n = b & 0x0F if b <= 0x8F else unpack("H" if b == 0xDE else "I")
-            return {}, n
-        if 0x90 <= b <= 0x9F or b in (0xDC, 0xDD):
-            n = b & 0x0F if b <= 0x9F else unpack("H" if b == 0xDC else "I")
-            return [], n
-        if 0xA0 <= b <= 0xBF:
-            return take(b & 0x1F).decode("utf-8"), None
-        strs = {0xD9: "B", 0xDA: "H", 0xDB: "I"}
-        if b in strs:
-            return take(unpack(strs[b])).decode("utf-8"), None
-        nums = {0xCC: "B", 0xCD: "H", 0xCE: "I", 0xCF: "Q", 0xD0: "b", 0xD1: "h", 0xD2: "i",
-                0xD3: "q", 0xCA: "f", 0xCB: "d"}
-        if b in nums:
-            return unpack(nums[b]), None
-        simple = {0xC0: None, 0xC2: False, 0xC3: True}
-        if b in simple:
-            return simple[b], None
-        raise ValueError("unsupported MessagePack byte 0x%02x" % b)
-
     # Each frame: [container, items left, pending key]; a map of n pairs holds 2n items, and
     # an item at an even count left is a key.
     result, stack = [], []
@@ -111,28 +123,38 @@ def load_msgpack(path):
             result.append(value)
             return
         frame = stack[-1]
-        if isinstance(frame[0], dict):
-            if frame[1] % 2 == 0:
-                frame[2] = value
-            else:
-                frame[0][frame[2]] = value
-        else:
+        if isinstance(frame[0], list) and not isinstance(frame[0], OrderedPairs):
             frame[0].append(value)
+        elif frame[1] % 2 == 0:
+            frame[2] = value
+        elif isinstance(frame[0], dict):
+            frame[0][frame[2]] = value
+        else:
+            frame[0].append((frame[2], value))
         frame[1] -= 1
 
     while True:
-        value, count = scalar_or_header(take(1)[0])
+        value, count = _msgpack_scalar_or_header(take(1)[0], take, unpack)
+        is_map = value is _MAP
+        if is_map:
+            value = OrderedPairs() if ordered else {}
         attach(value)
         if count:
-            stack.append([value, count * 2 if isinstance(value, dict) else count, None])
+            stack.append([value, count * 2 if is_map else count, None])
             continue
         while stack and stack[-1][1] == 0:
             stack.pop()
         if not stack:
             break
     if pos != len(data):
-        raise ValueError("%d trailing bytes" % (len(data) - pos))
+        raise ValueError(f"{len(data) - pos} trailing bytes")
     return result[0]
+
+
+def load_msgpack(path):
+    """The document of a .hatchet_msgpack file of any depth (maps become dicts)."""
+    with open(path, "rb") as f:
+        return msgpack_decode(f.read(), ordered=False)
 
 
 def chain(doc):

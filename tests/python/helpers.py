@@ -1,12 +1,13 @@
-"""Shared helpers of the proton pytest suite: subprocess runs, profile navigation and a tiny
-MessagePack decoder (independent of the profiler's own writer)."""
+"""Shared helpers of the proton pytest suite: subprocess runs and profile navigation. The
+MessagePack decoder (independent of the profiler's own writer) is deep_readers.msgpack_decode."""
 
 import json
 import os
-import struct
 import subprocess
 import sys
 import textwrap
+
+from deep_readers import OrderedPairs
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -83,76 +84,7 @@ def all_paths(root):
     return out
 
 
-# ---- MessagePack decoding (the subset plus the common types) ------------------------------
-
-class _Reader:
-    def __init__(self, data):
-        self.data = data
-        self.pos = 0
-
-    def take(self, n):
-        if self.pos + n > len(self.data):
-            raise ValueError("truncated MessagePack")
-        chunk = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return chunk
-
-    def unpack(self, fmt):
-        return struct.unpack(">" + fmt, self.take(struct.calcsize(">" + fmt)))[0]
-
-
-def _decode(r):
-    b = r.take(1)[0]
-    if b <= 0x7F:
-        return b
-    if b >= 0xE0:
-        return b - 0x100
-    if 0x80 <= b <= 0x8F:
-        return _map(r, b & 0x0F)
-    if 0x90 <= b <= 0x9F:
-        return [_decode(r) for _ in range(b & 0x0F)]
-    if 0xA0 <= b <= 0xBF:
-        return r.take(b & 0x1F).decode("utf-8")
-    simple = {0xC0: None, 0xC2: False, 0xC3: True}
-    if b in simple:
-        return simple[b]
-    ints = {0xCC: "B", 0xCD: "H", 0xCE: "I", 0xCF: "Q", 0xD0: "b", 0xD1: "h", 0xD2: "i",
-            0xD3: "q", 0xCA: "f", 0xCB: "d"}
-    if b in ints:
-        return r.unpack(ints[b])
-    strs = {0xD9: "B", 0xDA: "H", 0xDB: "I"}
-    if b in strs:
-        return r.take(r.unpack(strs[b])).decode("utf-8")
-    bins = {0xC4: "B", 0xC5: "H", 0xC6: "I"}
-    if b in bins:
-        return bytes(r.take(r.unpack(bins[b])))
-    if b in (0xDC, 0xDD):
-        n = r.unpack("H" if b == 0xDC else "I")
-        return [_decode(r) for _ in range(n)]
-    if b in (0xDE, 0xDF):
-        return _map(r, r.unpack("H" if b == 0xDE else "I"))
-    raise ValueError(f"unsupported MessagePack byte 0x{b:02x}")
-
-
-class OrderedPairs(list):
-    """A decoded map: keeps the key order of the encoding (a list of pairs) and converts."""
-
-    def to_dict(self):
-        return {k: v for k, v in self}
-
-
-def _map(r, n):
-    return OrderedPairs((_decode(r), _decode(r)) for _ in range(n))
-
-
-def msgpack_decode(data):
-    """Decodes one MessagePack value that must span all of ``data``; maps are OrderedPairs."""
-    r = _Reader(data)
-    value = _decode(r)
-    if r.pos != len(data):
-        raise ValueError(f"{len(data) - r.pos} trailing bytes")
-    return value
-
+# ---- MessagePack decoding: one decoder, in deep_readers (any depth) ---------------------------
 
 def plain(value):
     """OrderedPairs → dict, recursively (iterative over nodes is not needed: tests are small)."""

@@ -18,7 +18,8 @@ import pytest
 
 import proton
 from proton import _C
-from helpers import kernels, msgpack_decode, plain, run_python
+from deep_readers import msgpack_decode
+from helpers import kernels, plain, run_python
 
 _C._fake_backend_register()
 launch = _C._fake_launch

@@ -6,7 +6,8 @@ import threading
 import pytest
 
 import proton
-from helpers import child_names, msgpack_decode, node_at, plain
+from deep_readers import msgpack_decode
+from helpers import child_names, node_at, plain
 from test_surface import FakeTensor
 
 

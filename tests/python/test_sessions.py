@@ -6,7 +6,8 @@ import os
 import pytest
 
 import proton
-from helpers import load, msgpack_decode, node_at, plain, run_python
+from deep_readers import msgpack_decode
+from helpers import load, node_at, plain, run_python
 
 EMPTY_HATCHET = (
     "\n[\n    {\n        \"children\": [],\n        \"frame\": {\n"

@@ -14,7 +14,8 @@ import pytest
 
 import proton
 from proton import _C
-from helpers import kernels, msgpack_decode, plain
+from deep_readers import msgpack_decode
+from helpers import kernels, plain
 from vllm_phase_manager import Exporter, PhaseManager, start_run, wait_for
 
 _C._fake_backend_register()
