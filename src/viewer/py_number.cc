@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include "util/ascii.h"
+
 namespace proton::viewer {
 namespace {
 
@@ -69,14 +71,9 @@ std::optional<std::string> RemoveUnderscores(std::string_view s) {
   return out;
 }
 
-bool EqualsNoCase(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char c = a[i];
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    if (c != b[i]) return false;
-  }
-  return true;
+// `lower` is already lower case.
+bool EqualsNoCase(std::string_view a, std::string_view lower) {
+  return a.size() == lower.size() && AsciiLower(a) == lower;
 }
 
 // The decimal float grammar of _Py_dg_strtod (after the sign): digits [. digits] [e[sign]digits]
