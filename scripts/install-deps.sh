@@ -14,6 +14,7 @@ packages=(
   python3-venv python3-pip python3-setuptools python3-wheel   # pip install . (offline)
   python3-pyflakes                                  # the python_pyflakes check
   universal-ctags                                   # the function_length check
+  clang-format clang-tidy                           # the clang_format check, the clang-tidy build
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0

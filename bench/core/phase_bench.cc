@@ -39,9 +39,9 @@ long RssKiB() {
 }
 
 std::string MakeDir() {
-  std::string dir = (std::filesystem::temp_directory_path() /
-                     ("proton-phase-bench-" + std::to_string(getpid())))
-                        .string();
+  std::string dir =
+      (std::filesystem::temp_directory_path() / ("proton-phase-bench-" + std::to_string(getpid())))
+          .string();
   std::filesystem::create_directories(dir);
   return dir;
 }
@@ -84,8 +84,8 @@ int Advance(int n) {
     double ns = Seconds(begin) * 1e9 / n;
     fake->CompleteBuffer();
     (void)Finalize(s);
-    std::printf("advance_phase (%s): %.0f ns per call over %d calls\n",
-                *mode ? mode : "no mode", ns, n);
+    std::printf("advance_phase (%s): %.0f ns per call over %d calls\n", *mode ? mode : "no mode",
+                ns, n);
   }
   std::filesystem::remove_all(dir);
   return 0;
@@ -126,15 +126,16 @@ int DuringWrite(int nodes) {
   std::vector<double> during;
   while (PhaseWriter::Stats().parts == 0) during.push_back(TimeBatch(fake));
   std::vector<double> after;
-  for (size_t i = 0; i < std::max<size_t>(during.size(), 200); ++i) after.push_back(TimeBatch(fake));
+  for (size_t i = 0; i < std::max<size_t>(during.size(), 200); ++i)
+    after.push_back(TimeBatch(fake));
   PartWriteStats stats = PhaseWriter::Stats();
   std::printf("part of %d nodes: %.1f MB written in %.1f ms on the writer thread\n", nodes,
               stats.bytes / 1e6, stats.seconds * 1e3);
   auto worst = [](const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); };
-  std::printf("launch (OnLaunchEnter+Exit, fake): %.1f ns median, %.1f ns worst batch during the "
-              "write (%zu batches of 1000); %.1f ns median, %.1f ns worst after it\n",
-              MedianLaunchNs(during), worst(during), during.size(), MedianLaunchNs(after),
-              worst(after));
+  std::printf(
+      "launch (OnLaunchEnter+Exit, fake): %.1f ns median, %.1f ns worst batch during the "
+      "write (%zu batches of 1000); %.1f ns median, %.1f ns worst after it\n",
+      MedianLaunchNs(during), worst(during), during.size(), MedianLaunchNs(after), worst(after));
   (void)ExitScope(outer, "steady");
   fake->Flush(true);
   (void)Finalize(s);
@@ -170,11 +171,12 @@ int Soak(int phases, int launches, int step_us) {
   }
   (void)Finalize(s);
   PartWriteStats stats = PhaseWriter::Stats();
-  std::printf("writer thread: %llu parts, %.1f MB in %.2f s (%.0f µs per part, %.0f MB/s); "
-              "finalize wrote the rest; total %.1f s\n",
-              static_cast<unsigned long long>(stats.parts), stats.bytes / 1e6, stats.seconds,
-              stats.parts ? stats.seconds * 1e6 / stats.parts : 0.0,
-              stats.seconds > 0 ? stats.bytes / 1e6 / stats.seconds : 0.0, Seconds(begin));
+  std::printf(
+      "writer thread: %llu parts, %.1f MB in %.2f s (%.0f µs per part, %.0f MB/s); "
+      "finalize wrote the rest; total %.1f s\n",
+      static_cast<unsigned long long>(stats.parts), stats.bytes / 1e6, stats.seconds,
+      stats.parts ? stats.seconds * 1e6 / stats.parts : 0.0,
+      stats.seconds > 0 ? stats.bytes / 1e6 / stats.seconds : 0.0, Seconds(begin));
   std::filesystem::remove_all(dir);
   return 0;
 }
@@ -188,7 +190,8 @@ int main(int argc, char** argv) {
   if (what == "advance") return proton::Advance(arg(2, 10000));
   if (what == "during-write") return proton::DuringWrite(arg(2, 200000));
   if (what == "soak") return proton::Soak(arg(2, 10000), arg(3, 1000), arg(4, 0));
-  std::fprintf(stderr, "usage: phase_bench advance [n] | during-write [nodes] | soak [phases] "
-                       "[launches] [step_us]\n");
+  std::fprintf(stderr,
+               "usage: phase_bench advance [n] | during-write [nodes] | soak [phases] "
+               "[launches] [step_us]\n");
   return 2;
 }

@@ -37,9 +37,9 @@ int main(int argc, char** argv) {
     getrusage(RUSAGE_SELF, &ru);
     const double read_s = std::chrono::duration<double>(t1 - t0).count();
     const double prep_s = std::chrono::duration<double>(t2 - t1).count();
-    std::printf("%s: %zu nodes, %.1f MB, read %.3f s (%.2f GB/s), prepare %.3f s, peak RSS %.1f MB\n",
-                argv[i], r->size(), size / 1e6, read_s, size / 1e9 / read_s, prep_s,
-                ru.ru_maxrss / 1024.0);
+    std::printf(
+        "%s: %zu nodes, %.1f MB, read %.3f s (%.2f GB/s), prepare %.3f s, peak RSS %.1f MB\n",
+        argv[i], r->size(), size / 1e6, read_s, size / 1e9 / read_s, prep_s, ru.ru_maxrss / 1024.0);
   }
   return 0;
 }

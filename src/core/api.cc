@@ -125,7 +125,10 @@ Result<std::string> GetMsgpack(int session, int phase) {
 }
 Status Clear(int session, int phase, bool clear_up_to_phase) {
   if (Recording()) {
-    RecordLine("clear").Int("session", session).Int("phase", phase).Bool("up_to", clear_up_to_phase);
+    RecordLine("clear")
+        .Int("session", session)
+        .Int("phase", phase)
+        .Bool("up_to", clear_up_to_phase);
   }
   return SessionManager::Get().Clear(session, phase, clear_up_to_phase);
 }

@@ -45,8 +45,8 @@ class BufferPool {
   const size_t buffer_size_;
   const size_t max_free_;
   mutable std::mutex mutex_;
-  std::vector<Buffer> free_;                       // guarded by mutex_
-  std::unordered_map<uint8_t*, Buffer> in_use_;    // guarded by mutex_
+  std::vector<Buffer> free_;                     // guarded by mutex_
+  std::unordered_map<uint8_t*, Buffer> in_use_;  // guarded by mutex_
 };
 
 }  // namespace proton::cupti

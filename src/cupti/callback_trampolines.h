@@ -8,8 +8,8 @@ namespace proton::cupti {
 
 class CuptiBackend;
 
-void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
-                                 CUpti_CallbackId id, const void* data);
+void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                 const void* data);
 void CUPTIAPI BufferRequestedTrampoline(uint8_t** buffer, size_t* size, size_t* max_records);
 void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, uint8_t* buffer,
                                         size_t size, size_t valid_size);

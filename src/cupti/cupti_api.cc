@@ -61,8 +61,7 @@ void ResolvePcSamplingApi(void* handle, CuptiApi* api) {
   ResolveOptional(handle, "cuptiPCSamplingGetNumStallReasons",
                   &api->pc_sampling_get_num_stall_reasons);
   ResolveOptional(handle, "cuptiPCSamplingGetStallReasons", &api->pc_sampling_get_stall_reasons);
-  ResolveOptional(handle, "cuptiGetSassToSourceCorrelation",
-                  &api->get_sass_to_source_correlation);
+  ResolveOptional(handle, "cuptiGetSassToSourceCorrelation", &api->get_sass_to_source_correlation);
   ResolveOptional(handle, "cuptiGetCubinCrc", &api->get_cubin_crc);
 }
 

@@ -36,12 +36,10 @@ uint64_t CuptiTimestamp() {
 std::atomic<BufferPool*> g_pool_kept_at_exit{nullptr};
 std::atomic<PcSampler*> g_sampler_kept_at_exit{nullptr};
 
-constexpr int kFlushPolls = 100;                     // §5.6: up to 100 × 10 µs
+constexpr int kFlushPolls = 100;  // §5.6: up to 100 × 10 µs
 constexpr std::chrono::microseconds kFlushPollSleep{10};
 
-std::string ModeName(std::string_view mode) {
-  return std::string(mode.substr(0, mode.find(':')));
-}
+std::string ModeName(std::string_view mode) { return std::string(mode.substr(0, mode.find(':'))); }
 
 // In CLI mode the core prints nothing when the backend refuses to start (§5.2): every
 // failure says here, once, that this process runs unprofiled.
@@ -92,8 +90,8 @@ int CuptiBackend::ComputeMajorOfDevice0() const {
   // Fails harmlessly (CUDA_ERROR_NOT_INITIALIZED) inside InitializeInjection, before cuInit
   // returned; the GPU-generation check is then skipped.
   if (driver_->device_get(&device, 0) != CUDA_SUCCESS) return 0;
-  if (driver_->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                                    device) != CUDA_SUCCESS) {
+  if (driver_->device_get_attribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device) !=
+      CUDA_SUCCESS) {
     return 0;
   }
   return major;
@@ -110,8 +108,7 @@ Status CuptiBackend::LoadLibraries() {
 }
 
 Status CuptiBackend::EnableCallbacks(bool nvtx, bool pc_sampling) {
-  auto enable = [&](CUpti_CallbackDomain domain,
-                    std::span<const CUpti_CallbackId> ids) -> Status {
+  auto enable = [&](CUpti_CallbackDomain domain, std::span<const CUpti_CallbackId> ids) -> Status {
     for (CUpti_CallbackId id : ids) {
       CUptiResult result = cupti_->enable_callback(1, subscriber_, domain, id);
       if (result != CUPTI_SUCCESS) {
@@ -136,9 +133,8 @@ Status CuptiBackend::EnableCallbacks(bool nvtx, bool pc_sampling) {
 }
 
 void CuptiBackend::DisableCallbacks() {
-  for (CUpti_CallbackDomain domain :
-       {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_CB_DOMAIN_RESOURCE,
-        CUPTI_CB_DOMAIN_NVTX}) {
+  for (CUpti_CallbackDomain domain : {CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_CB_DOMAIN_RUNTIME_API,
+                                      CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CB_DOMAIN_NVTX}) {
     CheckCupti(cupti_->enable_domain(0, subscriber_, domain), "cuptiEnableDomain");
   }
 }
@@ -193,8 +189,8 @@ Status CuptiBackend::EnableActivity(std::string_view mode, bool pc_sampling) {
   buffers_ = std::make_unique<BufferPool>(ActivityBufferSize(mode));
   buffers_->Reserve(1);
   SetBufferOwner(this);
-  CUptiResult result = cupti_->activity_register_callbacks(&BufferRequestedTrampoline,
-                                                           &BufferCompletedTrampoline);
+  CUptiResult result =
+      cupti_->activity_register_callbacks(&BufferRequestedTrampoline, &BufferCompletedTrampoline);
   if (result != CUPTI_SUCCESS) {
     return Status::Error(CuptiCallError(cupti_, "cuptiActivityRegisterCallbacks", result),
                          ErrorKind::kRuntime);
@@ -430,8 +426,7 @@ void CuptiBackend::OnBufferCompleted(CUcontext context, uint32_t stream_id, uint
       BufferStats stats = DecodeActivityBuffer(*cupti_, buffer, valid_size, &graphs_, sink);
       if (stats.incomplete != 0) sink->OnRecordsLost(RecordLoss::kIncomplete, stats.incomplete);
       size_t dropped = 0;
-      if (cupti_->activity_get_num_dropped_records(context, stream_id, &dropped) ==
-              CUPTI_SUCCESS &&
+      if (cupti_->activity_get_num_dropped_records(context, stream_id, &dropped) == CUPTI_SUCCESS &&
           dropped != 0) {
         sink->OnRecordsLost(RecordLoss::kDropped, dropped);
       }

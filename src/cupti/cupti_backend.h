@@ -52,8 +52,7 @@ class CuptiBackend final : public Backend {
   // PROTON_DEBUG_CALLBACKS: one stderr line describing the callback (off the common path).
   void LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data);
   void OnBufferRequested(uint8_t** buffer, size_t* size, size_t* max_records);
-  void OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer,
-                         size_t valid_size);
+  void OnBufferCompleted(CUcontext context, uint32_t stream_id, uint8_t* buffer, size_t valid_size);
 
   // Observers for tests.
   bool started() const { return started_.load(std::memory_order_acquire); }
@@ -135,7 +134,7 @@ class CuptiBackend final : public Backend {
   std::atomic<bool> warned_flush_{false};
   CuptiCallChecker cupti_calls_;
   int last_flush_polls_ = 0;
-  std::mutex contexts_mutex_;  // taken to add a context, and to read all of them
+  std::mutex contexts_mutex_;             // taken to add a context, and to read all of them
   std::vector<CUcontext> more_contexts_;  // guarded by contexts_mutex_: beyond hot_.contexts
 };
 

@@ -47,8 +47,8 @@ class MockSink : public BackendSink {
   void OnLaunchExit(uint64_t id) override { events.push_back("exit " + std::to_string(id)); }
   void OnKernelRecord(const KernelRecord& r) override {
     if (throw_on_record) throw std::runtime_error("sink failure");
-    records.push_back({r.correlation_id, r.start_ns, r.end_ns, r.device_id, r.stream_id,
-                       r.graph_id, r.graph_node_id, std::string(r.name)});
+    records.push_back({r.correlation_id, r.start_ns, r.end_ns, r.device_id, r.stream_id, r.graph_id,
+                       r.graph_node_id, std::string(r.name)});
   }
   void OnBufferCompleted(uint64_t max_id) override { completed.push_back(max_id); }
   void OnRecordsLost(RecordLoss why, uint64_t count) override {
@@ -242,7 +242,7 @@ TEST_F(CuptiBackendTest, RecordsSplitAcrossBuffersOutOfOrder) {
   Fake().records_per_buffer = 3;
   backend_->Flush(true);
   EXPECT_EQ(sink_.records.size(), 10u);
-  EXPECT_EQ(sink_.completed.size(), 4u);  // 3+3+3+1
+  EXPECT_EQ(sink_.completed.size(), 4u);         // 3+3+3+1
   EXPECT_EQ(backend_->buffers()->in_use(), 0u);  // every buffer went back to the pool
 }
 
@@ -329,8 +329,8 @@ TEST_F(CuptiBackendTest, CaptureCreatesNoCorrelationAndRecordsCapturePath) {
     EmitGraphLaunch(CUPTI_API_EXIT, corr, 7);
     Queue(MakeKernel(corr, corr * 10, corr * 10 + 5, "captured_k", 7, 0, 7, 200));
   }
-  EXPECT_EQ(sink_.events, (std::vector<std::string>{"enter 11  1", "exit 11", "enter 12  1",
-                                                    "exit 12"}));
+  EXPECT_EQ(sink_.events,
+            (std::vector<std::string>{"enter 11  1", "exit 11", "enter 12  1", "exit 12"}));
   // Under the command the program destroys the exec before the exit's flush delivers the
   // replays' records (seen on the H200): its nodes must still name their capture then.
   sink_.events.clear();
@@ -418,7 +418,7 @@ TEST_F(CuptiBackendTest, GraphCapturedBeforeStartFallsBack) {
   Queue(MakeKernel(1, 10, 20, "k", 7, 0, 42, 555));
   backend_->Flush(true);
   ASSERT_EQ(sink_.records.size(), 1u);
-  EXPECT_EQ(sink_.records[0].graph_node_id, 0u);  // no capture key: fallback by name
+  EXPECT_EQ(sink_.records[0].graph_node_id, 0u);   // no capture key: fallback by name
   EXPECT_EQ(backend_->graphs().exec_count(), 0u);  // no state kept for the unknown exec
 }
 
@@ -428,8 +428,7 @@ TEST_F(CuptiBackendTest, NvtxRangesReachSink) {
   EmitNvtxPush("inner");
   EmitNvtxPop();
   EmitNvtxPop();
-  EXPECT_EQ(sink_.events,
-            (std::vector<std::string>{"push outer", "push inner", "pop", "pop"}));
+  EXPECT_EQ(sink_.events, (std::vector<std::string>{"push outer", "push inner", "pop", "pop"}));
 }
 
 TEST_F(CuptiBackendTest, RecursionGuardHidesOwnLaunches) {
@@ -447,13 +446,13 @@ TEST_F(CuptiBackendTest, StopFollowsTheProtocolOrderAndAllowsRestart) {
   Launch(1, "k");
   Fake().calls.clear();
   backend_->Stop();
-  EXPECT_EQ(Fake().calls, (std::vector<std::string>{"activity_disable", "enable_domain(0,1)",
-                                                    "enable_domain(0,2)", "enable_domain(0,3)",
-                                                    "enable_domain(0,5)",
-                                                    "unsubscribe", "finalize"}));
+  EXPECT_EQ(Fake().calls,
+            (std::vector<std::string>{"activity_disable", "enable_domain(0,1)",
+                                      "enable_domain(0,2)", "enable_domain(0,3)",
+                                      "enable_domain(0,5)", "unsubscribe", "finalize"}));
   EXPECT_FALSE(backend_->started());
   EXPECT_EQ(backend_->max_submitted(), 0u);  // correlation ids restart after finalize
-  Launch(3, "after_stop");                    // unsubscribed: nothing reaches the sink
+  Launch(3, "after_stop");                   // unsubscribed: nothing reaches the sink
   EXPECT_EQ(sink_.events.size(), 2u);
   StartOk();
   Launch(1, "again");

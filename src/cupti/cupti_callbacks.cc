@@ -39,13 +39,13 @@ CallbackGate g_gate;
 bool Detached() { return (g_gate.flags.load(std::memory_order_acquire) & kDetached) != 0; }
 
 // Per-thread state. Plain types only, so access needs no TLS initialisation guard.
-thread_local int t_guard_depth = 0;          // > 0: our own CUDA calls (recursion guard)
+thread_local int t_guard_depth = 0;  // > 0: our own CUDA calls (recursion guard)
 // The streams this thread is capturing. A set, not a counter: the runtime's and the driver's
 // callbacks both report one capture (either may be missing, §5.3), and a set counts it once.
 constexpr int kCaptureSlots = 8;
-thread_local int t_capture_depth = 0;        // > 0: the thread is capturing a stream
+thread_local int t_capture_depth = 0;  // > 0: the thread is capturing a stream
 thread_local CUstream t_capture_streams[kCaptureSlots] = {};
-thread_local int t_capture_overflow = 0;     // captures beyond kCaptureSlots, counted only
+thread_local int t_capture_overflow = 0;  // captures beyond kCaptureSlots, counted only
 thread_local bool t_in_captured_launch = false;
 thread_local const char* t_captured_launch_name = nullptr;
 thread_local bool t_in_sampled_launch = false;  // between BeforeLaunch and AfterLaunch
@@ -155,8 +155,8 @@ void SetCallbackDebug(bool on) {
 
 bool CallbackDebug() { return (g_gate.flags.load(std::memory_order_relaxed) & kDebug) != 0; }
 
-void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain,
-                                 CUpti_CallbackId id, const void* data) {
+void CUPTIAPI CallbackTrampoline(void* userdata, CUpti_CallbackDomain domain, CUpti_CallbackId id,
+                                 const void* data) {
   uint8_t flags = g_gate.flags.load(std::memory_order_acquire);
   if (userdata == nullptr || data == nullptr) return;
   if (flags != 0) {  // rare: detached, or debug printing
@@ -184,8 +184,7 @@ void CUPTIAPI BufferCompletedTrampoline(CUcontext context, uint32_t stream_id, u
   if (owner != nullptr) owner->OnBufferCompleted(context, stream_id, buffer, valid_size);
 }
 
-void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                              const void* data) {
+void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   if (Guarded()) return;
   BackendSink* sink = hot_.sink.load(std::memory_order_acquire);
   if (sink == nullptr) return;
@@ -203,8 +202,7 @@ void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
       case CUPTI_CB_DOMAIN_NVTX:
         HandleNvtx(sink, id, static_cast<const CUpti_NvtxData*>(data));
         break;
-      default:
-        break;
+      default: break;
     }
   } catch (...) {
     // Nothing may leave a CUPTI callback (§5.3); the event is lost.
@@ -214,20 +212,11 @@ void CuptiBackend::OnCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
 void CuptiBackend::HandleDriverCall(BackendSink* sink, CUpti_CallbackId id,
                                     const CUpti_CallbackData* data) {
   switch (ClassifyDriverCall(id)) {
-    case DriverCallKind::kKernelLaunch:
-      HandleKernelLaunch(sink, data);
-      break;
-    case DriverCallKind::kGraphLaunch:
-      HandleGraphLaunch(sink, data);
-      break;
-    case DriverCallKind::kCaptureBegin:
-      NoteCapture(true, data);
-      break;
-    case DriverCallKind::kCaptureEnd:
-      NoteCapture(false, data);
-      break;
-    case DriverCallKind::kOther:
-      break;
+    case DriverCallKind::kKernelLaunch: HandleKernelLaunch(sink, data); break;
+    case DriverCallKind::kGraphLaunch: HandleGraphLaunch(sink, data); break;
+    case DriverCallKind::kCaptureBegin: NoteCapture(true, data); break;
+    case DriverCallKind::kCaptureEnd: NoteCapture(false, data); break;
+    case DriverCallKind::kOther: break;
   }
 }
 
@@ -237,8 +226,7 @@ void CuptiBackend::HandleRuntimeCall(CUpti_CallbackId id, const CUpti_CallbackDa
   if (kind == DriverCallKind::kCaptureEnd) NoteCapture(false, data);
 }
 
-void CuptiBackend::LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
-                               const void* data) {
+void CuptiBackend::LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
   try {
     if (domain == CUPTI_CB_DOMAIN_RESOURCE) {
       const auto* resource = static_cast<const CUpti_ResourceData*>(data);
@@ -282,8 +270,8 @@ void CuptiBackend::LogCallback(CUpti_CallbackDomain domain, CUpti_CallbackId id,
       correlation_id = api->correlationId;
       if (api->symbolName != nullptr) symbol = api->symbolName;
     }
-    std::fprintf(stderr, "[proton] cb %s %u %s%s corr=%llu capturing=%d%s%s\n",
-                 DomainName(domain), static_cast<unsigned>(id), name, site,
+    std::fprintf(stderr, "[proton] cb %s %u %s%s corr=%llu capturing=%d%s%s\n", DomainName(domain),
+                 static_cast<unsigned>(id), name, site,
                  static_cast<unsigned long long>(correlation_id), t_capture_depth,
                  *symbol != '\0' ? " symbol=" : "", symbol);
   } catch (...) {
@@ -331,8 +319,7 @@ void CuptiBackend::PcSampledLaunchExit(BackendSink* sink, PcSampler* sampler,
   sink->OnPcSamples(correlation_id, samples.samples);
 }
 
-bool CuptiBackend::HandlePcSamplingResource(CUpti_CallbackId id,
-                                            const CUpti_ResourceData* data) {
+bool CuptiBackend::HandlePcSamplingResource(CUpti_CallbackId id, const CUpti_ResourceData* data) {
   PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire);
   if (id == CUPTI_CBID_RESOURCE_MODULE_LOADED || id == CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING) {
     const auto* module = static_cast<const CUpti_ModuleResourceData*>(data->resourceDescriptor);
@@ -419,19 +406,15 @@ void CuptiBackend::HandleResource(BackendSink* sink, CUpti_CallbackId id,
     case CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING:
       ReleaseOrigins(sink, graphs_.GraphDestroyed(graph_id, max_submitted()));
       break;
-    case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED:
-      graphs_.ExecCreated(exec_id, graph_id);
-      break;
+    case CUPTI_CBID_RESOURCE_GRAPHEXEC_CREATED: graphs_.ExecCreated(exec_id, graph_id); break;
     case CUPTI_CBID_RESOURCE_GRAPHEXEC_DESTROY_STARTING:
       ReleaseOrigins(sink, graphs_.ExecDestroyed(exec_id, max_submitted()));
       break;
-    default:
-      break;
+    default: break;
   }
 }
 
-void CuptiBackend::HandleNvtx(BackendSink* sink, CUpti_CallbackId id,
-                              const CUpti_NvtxData* data) {
+void CuptiBackend::HandleNvtx(BackendSink* sink, CUpti_CallbackId id, const CUpti_NvtxData* data) {
   if (id == CUPTI_CBID_NVTX_nvtxRangePushA) {
     const auto* params = static_cast<const NvtxRangePushAParams*>(data->functionParams);
     const char* message = params != nullptr ? params->message : nullptr;

@@ -1,12 +1,12 @@
 // The fake CUPTI and driver tables used by the cupti unit tests.
 #include "cupti/fake_cupti.h"
 
-#include "cupti/injection_state.h"
-
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+
+#include "cupti/injection_state.h"
 
 namespace proton::cupti::testing {
 namespace {
@@ -114,8 +114,8 @@ CUptiResult FakeFlushAll(uint32_t flag) {
   return g_fake.flush_result;
 }
 CUptiResult FakeGetNextRecord(uint8_t* buffer, size_t valid, CUpti_Activity** record) {
-  uint8_t* next = *record == nullptr ? buffer
-                                     : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
+  uint8_t* next =
+      *record == nullptr ? buffer : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
   if (next + sizeof(KernelActivity) > buffer + valid) return CUPTI_ERROR_MAX_LIMIT_REACHED;
   *record = reinterpret_cast<CUpti_Activity*>(next);
   return CUPTI_SUCCESS;
@@ -236,8 +236,7 @@ CUptiResult FakePcSetConfiguration(CUpti_PCSamplingConfigurationInfoParams* para
       case CUPTI_PC_SAMPLING_CONFIGURATION_ATTR_TYPE_COLLECTION_MODE:
         config.collection_mode = static_cast<int>(d.collectionModeData.collectionMode);
         break;
-      default:
-        return CUPTI_ERROR_INVALID_PARAMETER;
+      default: return CUPTI_ERROR_INVALID_PARAMETER;
     }
   }
   return CUPTI_SUCCESS;
@@ -270,7 +269,8 @@ CUptiResult FakeGetSassToSource(CUpti_GetSassToSourceCorrelationParams* params) 
 }
 uint64_t CrcOf(const char* data, size_t size) {
   uint64_t hash = 1469598103934665603ull;  // FNV-1a
-  for (size_t i = 0; i < size; ++i) hash = (hash ^ static_cast<uint8_t>(data[i])) * 1099511628211ull;
+  for (size_t i = 0; i < size; ++i)
+    hash = (hash ^ static_cast<uint8_t>(data[i])) * 1099511628211ull;
   return hash;
 }
 CUptiResult FakeGetCubinCrc(CUpti_GetCubinCrcParams* params) {
@@ -450,7 +450,7 @@ void EmitCapture(bool begin, CUpti_ApiCallbackSite site) {
 }
 
 void EmitRuntimeCapture(bool begin, CUpti_ApiCallbackSite site, CUstream stream) {
-  int result = 0;  // cudaSuccess
+  int result = 0;                          // cudaSuccess
   CUstream params[2] = {stream, nullptr};  // cudaStreamBeginCapture_v10000_params: stream first
   CUpti_CallbackData data{};
   data.callbackSite = site;
@@ -508,10 +508,24 @@ uint64_t FakeCubinCrc(const std::vector<char>& cubin) { return CrcOf(cubin.data(
 void OfferHopperStallReasons() {
   // As CUPTI lists them on sm_90: each reason, its _not_issued twin, and reasons no counter
   // name matches (not_selected with a lower-case s, gmma).
-  const char* reasons[] = {"branch_resolving", "no_instructions", "short_scoreboard", "wait",
-                           "long_scoreboard", "tex_throttle", "barrier", "membar", "imc_miss",
-                           "mio_throttle", "math_pipe_throttle", "drain", "lg_throttle",
-                           "not_selected", "misc", "dispatch_stall", "sleeping", "selected",
+  const char* reasons[] = {"branch_resolving",
+                           "no_instructions",
+                           "short_scoreboard",
+                           "wait",
+                           "long_scoreboard",
+                           "tex_throttle",
+                           "barrier",
+                           "membar",
+                           "imc_miss",
+                           "mio_throttle",
+                           "math_pipe_throttle",
+                           "drain",
+                           "lg_throttle",
+                           "not_selected",
+                           "misc",
+                           "dispatch_stall",
+                           "sleeping",
+                           "selected",
                            "gmma"};
   uint32_t index = 0;
   for (const char* reason : reasons) {

@@ -3,8 +3,7 @@
 
 namespace proton::cupti {
 
-void GraphTracker::NodeCreated(uint64_t node_id, uint32_t graph_id, bool is_kernel,
-                               bool captured) {
+void GraphTracker::NodeCreated(uint64_t node_id, uint32_t graph_id, bool is_kernel, bool captured) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<uint64_t> ignored;
   if (nodes_.count(node_id) != 0) EraseNode(node_id, &ignored);  // a reused id
@@ -48,8 +47,7 @@ void GraphTracker::Unref(uint64_t origin, std::vector<uint64_t>* released) {
   origins_.erase(it);
 }
 
-void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released,
-                             uint64_t horizon) {
+void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released, uint64_t horizon) {
   auto it = nodes_.find(node_id);
   if (it == nodes_.end() || (horizon != 0 && it->second.retired_horizon != 0)) return;
   Node node = it->second;

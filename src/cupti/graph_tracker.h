@@ -41,8 +41,8 @@ class GraphTracker {
   void ExecCreated(uint32_t exec_id, uint32_t source_graph_id);
 
   struct ExecInfo {
-    bool known = false;          // instantiated while we were subscribed
-    uint32_t kernel_nodes = 0;   // kernel records one launch produces
+    bool known = false;         // instantiated while we were subscribed
+    uint32_t kernel_nodes = 0;  // kernel records one launch produces
   };
   ExecInfo LookupExec(uint32_t exec_id) const;
 

@@ -53,8 +53,8 @@ TEST(GraphTrackerTest, ManyCaptureInstantiateDestroyCyclesStayBounded) {
   for (uint64_t i = 0; i < 100000; ++i) {
     uint64_t base = i * 4;
     t.NodeCreated(base + 1, static_cast<uint32_t>(i * 2 + 1), true, true);
-    t.NodeCloned(base + 2, base + 1, static_cast<uint32_t>(i * 2 + 2),
-                 static_cast<uint32_t>(i + 1), true);
+    t.NodeCloned(base + 2, base + 1, static_cast<uint32_t>(i * 2 + 2), static_cast<uint32_t>(i + 1),
+                 true);
     t.ExecCreated(static_cast<uint32_t>(i + 1), static_cast<uint32_t>(i * 2 + 1));
     t.GraphDestroyed(static_cast<uint32_t>(i * 2 + 1));
     EXPECT_EQ(t.ExecDestroyed(static_cast<uint32_t>(i + 1)).size(), 1u);

@@ -164,7 +164,8 @@ Status CheckCuptiVersion(const std::string& path, uint32_t cupti_api_version, in
                          VersionText(driver_version);
   if (cupti_cuda / 10 > driver_version / 10) {
     return Status::Error("the CUPTI library " + path + " is newer than the CUDA driver (" +
-                             versions + "); set PROTON_CUPTI_LIBRARY to a CUPTI no newer than "
+                             versions +
+                             "); set PROTON_CUPTI_LIBRARY to a CUPTI no newer than "
                              "the driver",
                          ErrorKind::kRuntime);
   }
@@ -233,9 +234,9 @@ Result<const CuptiApi*> LoadCupti(const DriverApi* driver, int compute_major) {
     }
   }
   if (handle == nullptr) {
-    return Status::Error("cannot load libcupti (tried " + tried +
-                             "); set PROTON_CUPTI_LIBRARY to its path",
-                         ErrorKind::kRuntime);
+    return Status::Error(
+        "cannot load libcupti (tried " + tried + "); set PROTON_CUPTI_LIBRARY to its path",
+        ErrorKind::kRuntime);
   }
   CuptiApi resolved;
   PROTON_RETURN_IF_ERROR(ResolveCuptiApi(handle, chosen, &resolved));

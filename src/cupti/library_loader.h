@@ -14,12 +14,12 @@ namespace proton::cupti {
 
 // Inputs of the libcupti search, gathered from the environment by CurrentCuptiSearchEnv().
 struct CuptiSearchEnv {
-  std::string library;         // PROTON_CUPTI_LIBRARY
-  std::string lib_path;        // PROTON_CUPTI_LIB_PATH / TRITON_CUPTI_LIB_PATH
-  std::string blackwell_path;  // PROTON_CUPTI_LIB_BLACKWELL_PATH / TRITON_…
-  int compute_major = 0;       // of device 0; 0 when unknown
+  std::string library;                   // PROTON_CUPTI_LIBRARY
+  std::string lib_path;                  // PROTON_CUPTI_LIB_PATH / TRITON_CUPTI_LIB_PATH
+  std::string blackwell_path;            // PROTON_CUPTI_LIB_BLACKWELL_PATH / TRITON_…
+  int compute_major = 0;                 // of device 0; 0 when unknown
   std::vector<std::string> wheel_files;  // libcupti files of installed NVIDIA wheels
-  std::string cuda_home;       // $CUDA_HOME
+  std::string cuda_home;                 // $CUDA_HOME
 };
 
 struct CuptiCandidate {
@@ -38,8 +38,8 @@ int CuptiApiToCudaVersion(uint32_t cupti_api_version);
 // Oldest CUDA version (driver encoding) whose CUPTI supports a compute capability major; 0 = any.
 int MinCudaVersionForComputeMajor(int compute_major);
 // The §5.1 version rule. `compute_major` 0 skips the GPU-generation check.
-Status CheckCuptiVersion(const std::string& path, uint32_t cupti_api_version,
-                         int driver_version, int compute_major);
+Status CheckCuptiVersion(const std::string& path, uint32_t cupti_api_version, int driver_version,
+                         int compute_major);
 
 // libcuda.so.1: RTLD_NOLOAD first, then a normal load. Error when there is no driver.
 Result<const DriverApi*> LoadDriver();

@@ -16,7 +16,7 @@ std::vector<std::string> Paths(const std::vector<CuptiCandidate>& order) {
   for (const CuptiCandidate& c : order) {
     std::string kind = c.kind == CuptiCandidate::Kind::kFile            ? "file:"
                        : c.kind == CuptiCandidate::Kind::kAlreadyLoaded ? "loaded:"
-                                                                         : "search:";
+                                                                        : "search:";
     paths.push_back(kind + c.path);
   }
   return paths;

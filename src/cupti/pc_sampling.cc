@@ -117,9 +117,8 @@ Status PcSampler::ConfigureStallReasons(ContextState* state) {
   num.numStallReasons = &count;
   CUptiResult result = cupti_->pc_sampling_get_num_stall_reasons(&num);
   if (result != CUPTI_SUCCESS) {
-    return Status::Error(
-        PcSamplingCallError(cupti_, "cuptiPCSamplingGetNumStallReasons", result),
-        ErrorKind::kRuntime);
+    return Status::Error(PcSamplingCallError(cupti_, "cuptiPCSamplingGetNumStallReasons", result),
+                         ErrorKind::kRuntime);
   }
   std::vector<std::vector<char>> storage(count, std::vector<char>(CUPTI_STALL_REASON_STRING_SIZE));
   std::vector<char*> pointers(count);
@@ -183,8 +182,8 @@ Status PcSampler::Configure(ContextState* state) {
         PcSamplingCallError(cupti_, "cuptiPCSamplingSetConfigurationAttribute", result);
     for (const auto& attribute : info) {
       if (attribute.attributeStatus != CUPTI_SUCCESS) {
-        text += "; attribute " + std::to_string(static_cast<int>(attribute.attributeType)) +
-                ": " + CuptiResultName(cupti_, attribute.attributeStatus);
+        text += "; attribute " + std::to_string(static_cast<int>(attribute.attributeType)) + ": " +
+                CuptiResultName(cupti_, attribute.attributeStatus);
       }
     }
     return Status::Error(text, ErrorKind::kRuntime);
@@ -194,8 +193,8 @@ Status PcSampler::Configure(ContextState* state) {
                  "[proton] pcsampling: enabled on context %p: %zu of %zu stall reasons, "
                  "sampling period 2^%d cycles, hardware buffer %zu MiB, scratch buffer %zu MiB, "
                  "%zu PCs per read, start/stop control, continuous collection\n",
-                 static_cast<void*>(state->context), reasons, state->reasons.available,
-                 exponent_, kHardwareBufferBytes >> 20, kScratchBufferBytes >> 20, kPcsPerRead);
+                 static_cast<void*>(state->context), reasons, state->reasons.available, exponent_,
+                 kHardwareBufferBytes >> 20, kScratchBufferBytes >> 20, kPcsPerRead);
   }
   return Status();
 }

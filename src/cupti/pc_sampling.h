@@ -109,7 +109,7 @@ class PcSampler {
   bool reported_first_drain_ = false;
   // Source lines per (cubin CRC, function index, PC offset); guarded by launch_mutex_.
   std::unordered_map<std::string, std::string> sources_;
-  std::mutex modules_mutex_;  // module callbacks may run inside a launch
+  std::mutex modules_mutex_;                    // module callbacks may run inside a launch
   std::unordered_map<uint64_t, Cubin> cubins_;  // guarded by modules_mutex_
   std::mutex report_mutex_;
   std::vector<std::string> reported_;  // guarded by report_mutex_

@@ -28,8 +28,7 @@ int SamplingExponentOfMode(std::string_view mode) {
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), interval);
   if (ec != std::errc() || end != value.data() + value.size() || interval == 0) {
     // Out of range for uint64 (ParseMode accepted it): the largest period.
-    return ec == std::errc::result_out_of_range ? kMaxSamplingExponent
-                                                : kDefaultSamplingExponent;
+    return ec == std::errc::result_out_of_range ? kMaxSamplingExponent : kDefaultSamplingExponent;
   }
   return IntervalToExponent(interval);
 }

@@ -33,8 +33,8 @@ int SamplingExponentOfMode(std::string_view mode);
 // Which counter each configured CUPTI stall reason feeds.
 struct StallReasonTable {
   struct Reason {
-    size_t metric = 0;       // index into kPcSamplingNames
-    bool not_issued = false; // samples counted, stalled samples not
+    size_t metric = 0;        // index into kPcSamplingNames
+    bool not_issued = false;  // samples counted, stalled samples not
   };
   std::vector<uint32_t> indices;  // the CUPTI indices to configure, in CUPTI's order
   std::unordered_map<uint32_t, Reason> by_index;

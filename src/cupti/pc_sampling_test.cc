@@ -26,9 +26,8 @@ using testing::Fake;
 using FakeCupti = testing::FakeCupti;
 
 size_t Metric(std::string_view name) {
-  return static_cast<size_t>(
-      std::find(kPcSamplingNames.begin(), kPcSamplingNames.end(), name) -
-      kPcSamplingNames.begin());
+  return static_cast<size_t>(std::find(kPcSamplingNames.begin(), kPcSamplingNames.end(), name) -
+                             kPcSamplingNames.begin());
 }
 
 TEST(PcSamplingRules, IntervalMapsToTheNearestPowerOfTwoWithinCuptisRange) {
@@ -99,12 +98,12 @@ TEST(PcSamplingRules, AbiGuardAndPermissionMessage) {
   EXPECT_NE(old_library.message().find("library has API version 21, the headers 130001"),
             std::string::npos);
   EXPECT_FALSE(CheckPcRecordAbi(130001, 21).ok());
-  EXPECT_EQ(PcSamplingCallError(nullptr, "cuptiPCSamplingEnable",
-                                CUPTI_ERROR_INSUFFICIENT_PRIVILEGES),
-            "cuptiPCSamplingEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): the user "
-            "does not have permission to access NVIDIA GPU Performance Counters "
-            "(ERR_NVGPUCTRPERM); load the nvidia kernel module with "
-            "NVreg_RestrictProfilingToAdminUsers=0 or run as root");
+  EXPECT_EQ(
+      PcSamplingCallError(nullptr, "cuptiPCSamplingEnable", CUPTI_ERROR_INSUFFICIENT_PRIVILEGES),
+      "cuptiPCSamplingEnable failed: CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (35): the user "
+      "does not have permission to access NVIDIA GPU Performance Counters "
+      "(ERR_NVGPUCTRPERM); load the nvidia kernel module with "
+      "NVreg_RestrictProfilingToAdminUsers=0 or run as root");
   EXPECT_EQ(FormatSourceLocation("/src", "k.py", 12, "kern"), "/src/k.py:12@kern");
   EXPECT_EQ(FormatSourceLocation("/src", "", 12, "kern"), "");
 }
@@ -183,9 +182,9 @@ TEST_F(PcSamplingBackendTest, CallOrderAroundLaunchesAndConfiguration) {
   ASSERT_TRUE(backend_->Start(&sink_, "pcsampling:interval=4000").ok());
   Launch(1);
   Launch(2);
-  std::vector<std::string> expected = {"enable", "num_stall_reasons", "stall_reasons",
-                                       "configure", "sync", "start", "stop", "get_data",
-                                       "sync", "start", "stop", "get_data"};
+  std::vector<std::string> expected = {
+      "enable", "num_stall_reasons", "stall_reasons", "configure", "sync", "start",
+      "stop",   "get_data",          "sync",          "start",     "stop", "get_data"};
   EXPECT_EQ(Fake().pc_calls, expected);
   const FakeCupti::PcConfig& config = Fake().pc_config;
   EXPECT_EQ(config.attributes, 7);
@@ -197,8 +196,8 @@ TEST_F(PcSamplingBackendTest, CallOrderAroundLaunchesAndConfiguration) {
   EXPECT_EQ(config.start_stop_control, 1u);
   EXPECT_EQ(config.collection_mode, CUPTI_PC_SAMPLING_COLLECTION_MODE_CONTINUOUS);
   // Each sampled launch expects one more record; its samples come before its exit.
-  EXPECT_EQ(sink_.events, (std::vector<std::string>{"enter 1 2", "samples 1", "exit 1",
-                                                    "enter 2 2", "samples 2", "exit 2"}));
+  EXPECT_EQ(sink_.events, (std::vector<std::string>{"enter 1 2", "samples 1", "exit 1", "enter 2 2",
+                                                    "samples 2", "exit 2"}));
   Fake().pc_calls.clear();
   Fake().calls.clear();
   backend_->Stop();
@@ -230,8 +229,7 @@ void ExpectExactCountsOf2500Pcs(const PcSink& sink) {
   EXPECT_EQ(counters, expected);
 }
 
-class PcDeliveryTest : public PcSamplingBackendTest,
-                       public ::testing::WithParamInterface<bool> {};
+class PcDeliveryTest : public PcSamplingBackendTest, public ::testing::WithParamInterface<bool> {};
 
 TEST_P(PcDeliveryTest, EveryPcOfTheRangeIsCountedOnceWhereverCuptiDeliversIt) {
   Fake().stop_fills_configured_buffer = GetParam();

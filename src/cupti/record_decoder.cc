@@ -10,8 +10,8 @@ namespace proton::cupti {
 namespace {
 
 // The fields we read must not move between the struct the reference uses (Kernel5) and ours.
-#define PROTON_SAME_OFFSET(field)                                                      \
-  static_assert(offsetof(CUpti_ActivityKernel5, field) == offsetof(KernelActivity, field) && \
+#define PROTON_SAME_OFFSET(field)                                                              \
+  static_assert(offsetof(CUpti_ActivityKernel5, field) == offsetof(KernelActivity, field) &&   \
                     offsetof(CUpti_ActivityKernel9, field) == offsetof(KernelActivity, field), \
                 "CUPTI kernel record field " #field " moved")
 PROTON_SAME_OFFSET(kind);

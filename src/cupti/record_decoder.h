@@ -17,10 +17,10 @@ namespace proton::cupti {
 using KernelActivity = CUpti_ActivityKernel10;
 
 struct BufferStats {
-  uint64_t kernel_records = 0;     // complete records handed to the sink
-  uint64_t incomplete = 0;         // start >= end, skipped
-  uint64_t other_records = 0;      // kinds we did not ask for, skipped
-  uint64_t max_correlation_id = 0; // highest correlation id among kernel records
+  uint64_t kernel_records = 0;      // complete records handed to the sink
+  uint64_t incomplete = 0;          // start >= end, skipped
+  uint64_t other_records = 0;       // kinds we did not ask for, skipped
+  uint64_t max_correlation_id = 0;  // highest correlation id among kernel records
 };
 
 // The neutral record of one CUPTI kernel activity. `graphs` (may be null) maps a graph node to

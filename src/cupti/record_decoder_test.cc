@@ -39,8 +39,8 @@ TEST(RecordDecoderTest, DecodesCompleteRecordsAndCountsIncomplete) {
   };
   std::vector<uint8_t> buffer = testing::PackRecords(records);
   CollectingSink sink;
-  BufferStats stats = DecodeActivityBuffer(*testing::FakeCuptiApi(), buffer.data(),
-                                           buffer.size(), nullptr, &sink);
+  BufferStats stats =
+      DecodeActivityBuffer(*testing::FakeCuptiApi(), buffer.data(), buffer.size(), nullptr, &sink);
   EXPECT_EQ(stats.kernel_records, 2u);
   EXPECT_EQ(stats.incomplete, 2u);
   EXPECT_EQ(stats.max_correlation_id, 9u);  // incomplete records still completed their id
@@ -54,8 +54,8 @@ TEST(RecordDecoderTest, SkipsOtherKindsAndEmptyBuffers) {
   other.kind = CUPTI_ACTIVITY_KIND_MEMCPY;
   std::vector<uint8_t> buffer = testing::PackRecords({other});
   CollectingSink sink;
-  BufferStats stats = DecodeActivityBuffer(*testing::FakeCuptiApi(), buffer.data(),
-                                           buffer.size(), nullptr, &sink);
+  BufferStats stats =
+      DecodeActivityBuffer(*testing::FakeCuptiApi(), buffer.data(), buffer.size(), nullptr, &sink);
   EXPECT_EQ(stats.other_records, 1u);
   EXPECT_TRUE(sink.names.empty());
   stats = DecodeActivityBuffer(*testing::FakeCuptiApi(), nullptr, 0, nullptr, &sink);
@@ -73,7 +73,7 @@ TEST(RecordDecoderTest, GraphRecordsCarryTheCaptureKey) {
   EXPECT_EQ(r.graph_node_id, 40u);
   k.graphNodeId = 999;  // unknown node: fallback
   EXPECT_EQ(ToKernelRecord(k, &graphs).graph_node_id, 0u);
-  k.graphId = 0;        // not a graph kernel
+  k.graphId = 0;  // not a graph kernel
   EXPECT_EQ(ToKernelRecord(k, &graphs).graph_node_id, 0u);
 }
 

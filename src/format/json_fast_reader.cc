@@ -67,13 +67,12 @@ inline const char* SkipWs(const char* p) {
 // byte (the NUL sentinel included).
 inline const char* ScanString(const char* p) {
 #if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'),
-                low = _mm_set1_epi8(0x20);
+  const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), low = _mm_set1_epi8(0x20);
   for (;;) {
     const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
     // Signed compare: bytes >= 0x80 are negative, so this also catches non-ASCII.
-    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
-                                      _mm_cmplt_epi8(v, low));
+    const __m128i stop = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)), _mm_cmplt_epi8(v, low));
     const unsigned m = static_cast<unsigned>(_mm_movemask_epi8(stop));
     if (m != 0) return p + __builtin_ctz(m);
     p += 16;
@@ -101,7 +100,8 @@ inline bool IsTokenChar(char c) {
 constexpr size_t kWindow = size_t{256} << 10;
 constexpr size_t kKeep = size_t{64} << 10;
 constexpr size_t kTail = 64;
-constexpr size_t kMaxLevels = (size_t{1} << 23) - 16;  // NUL sentinel + room for the 16-byte loads past the end
+constexpr size_t kMaxLevels =
+    (size_t{1} << 23) - 16;  // NUL sentinel + room for the 16-byte loads past the end
 
 class FastReader {
  public:
@@ -226,8 +226,8 @@ class FastReader {
   bool Devices();
 
   static constexpr char kEmpty[kTail] = {};  // before the first Refill
-  std::unique_ptr<ReadAhead> ahead_;  // streaming a large file
-  std::unique_ptr<char[]> window_;    // streaming a small file
+  std::unique_ptr<ReadAhead> ahead_;         // streaming a large file
+  std::unique_ptr<char[]> window_;           // streaming a small file
   const char* p_;
   const char* end_;  // *end_ is a NUL
   ProfileTree& tree_;

@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include <cstdio>
-
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -61,7 +60,8 @@ bool Compare(const std::string& doc, const std::string& what) {
   ProfileTree fast;
   if (!ParseJsonFast(buf.data(), doc.size(), fast)) return false;
   ProfileTree slow;
-  EXPECT_EQ(ParseJson(buf.data(), doc.size(), buf.size(), slow, /*allow_fast=*/false), ReadFail::kNone)
+  EXPECT_EQ(ParseJson(buf.data(), doc.size(), buf.size(), slow, /*allow_fast=*/false),
+            ReadFail::kNone)
       << what;
   EXPECT_EQ(Dump(fast), Dump(slow)) << what;
   return true;
@@ -75,7 +75,8 @@ std::string Slurp(const std::filesystem::path& p) {
 TEST(JsonFastReader, SameTreeOnEverySampleFile) {
   const std::string root = PROTON_SOURCE_DIR;
   size_t accepted = 0, files = 0;
-  for (const char* dir : {"/tests/compat/viewer/profiles", "/tests/refdata", "/tests/fuzz/corpus/json_reader"}) {
+  for (const char* dir :
+       {"/tests/compat/viewer/profiles", "/tests/refdata", "/tests/fuzz/corpus/json_reader"}) {
     if (!std::filesystem::exists(root + dir)) continue;
     for (const auto& e : std::filesystem::directory_iterator(root + dir)) {
       if (!e.is_regular_file()) continue;
@@ -93,34 +94,40 @@ TEST(JsonFastReader, SameTreeOnEverySampleFile) {
 }
 
 TEST(JsonFastReader, AcceptsOrHandsOver) {
-  const std::string node = R"({"children": [], "frame": {"name": "k", "type": "function"}, "metrics": {"count": 1}})";
+  const std::string node =
+      R"({"children": [], "frame": {"name": "k", "type": "function"}, "metrics": {"count": 1}})";
   struct Case {
     std::string doc;
     bool fast;
   };
   const Case cases[] = {
       {"[" + node + "]", true},
-      {" \n\t[ " + node + " , {\"CUDA\": {\"0\": {\"arch\": \"90\", \"num_sms\": 132}}} ]\r\n", true},
-      {R"([{"frame": {"name": "R"}, "metrics": {"a": NaN, "b": -Infinity, "c": null, "d": true, "e": "s", "f": 1e999, "g": 18446744073709551615, "h": -0.0}, "children": [{"frame": {"name": "x", "type": null}, "metrics": {}, "extra": 3}]}])", true},
-      {R"([{"frame": {"name": "R", "name": "S"}, "frame": {"name": "T"}, "children": [], "children": [{"frame": {"name": "c"}}]}])", true},
-      {"[" + node + "," + node + "]", false},          // second element not a device table
-      {"[" + node + ", {}, 1]", false},                // three elements
-      {R"([{"frame": {"name": "a\"b"}}])", true},      // escape
-      {"[{\"frame\": {\"name\": \"\xC3\xA9\"}}]", true},   // non-ASCII
-      {R"([{"frame": {"name": "\\ \/ \b\f\n\r\t \u00e9\u20AC \ud83d\ude00", "type": "\u0066n"}, "metrics": {"c\u006fun\u0074": 1, "s": "\u00e9"}}, {"CUDA": {"\u0030": {"arch": "\u0039\u0030"}}}])", true},
+      {" \n\t[ " + node + " , {\"CUDA\": {\"0\": {\"arch\": \"90\", \"num_sms\": 132}}} ]\r\n",
+       true},
+      {R"([{"frame": {"name": "R"}, "metrics": {"a": NaN, "b": -Infinity, "c": null, "d": true, "e": "s", "f": 1e999, "g": 18446744073709551615, "h": -0.0}, "children": [{"frame": {"name": "x", "type": null}, "metrics": {}, "extra": 3}]}])",
+       true},
+      {R"([{"frame": {"name": "R", "name": "S"}, "frame": {"name": "T"}, "children": [], "children": [{"frame": {"name": "c"}}]}])",
+       true},
+      {"[" + node + "," + node + "]", false},             // second element not a device table
+      {"[" + node + ", {}, 1]", false},                   // three elements
+      {R"([{"frame": {"name": "a\"b"}}])", true},         // escape
+      {"[{\"frame\": {\"name\": \"\xC3\xA9\"}}]", true},  // non-ASCII
+      {R"([{"frame": {"name": "\\ \/ \b\f\n\r\t \u00e9\u20AC \ud83d\ude00", "type": "\u0066n"}, "metrics": {"c\u006fun\u0074": 1, "s": "\u00e9"}}, {"CUDA": {"\u0030": {"arch": "\u0039\u0030"}}}])",
+       true},
       {R"([{"fr\u0061me": {"name": "R"}, "chi\u006cdren": [{"frame": {"name": "c"}}]}])", true},
-      {"[{\"frame\": {\"name\": \"\xF0\x9F\x98\x80 \xE2\x82\xAC \xED\x9F\xBF \xF4\x8F\xBF\xBF\"}}]", true},
-      {R"([{"frame": {"name": "\ud83d"}}])", false},   // high surrogate alone
-      {R"([{"frame": {"name": "\ude00"}}])", false},   // low surrogate alone
+      {"[{\"frame\": {\"name\": \"\xF0\x9F\x98\x80 \xE2\x82\xAC \xED\x9F\xBF \xF4\x8F\xBF\xBF\"}}]",
+       true},
+      {R"([{"frame": {"name": "\ud83d"}}])", false},  // high surrogate alone
+      {R"([{"frame": {"name": "\ude00"}}])", false},  // low surrogate alone
       {R"([{"frame": {"name": "\ud83d\u0041"}}])", false},
-      {R"([{"frame": {"name": "\x41"}}])", false},     // not a JSON escape
+      {R"([{"frame": {"name": "\x41"}}])", false},  // not a JSON escape
       {R"([{"frame": {"name": "\u12G4"}}])", false},
-      {"[{\"frame\": {\"name\": \"\xC0\x80\"}}]", false},  // overlong
-      {"[{\"frame\": {\"name\": \"\xED\xA0\x80\"}}]", false},  // UTF-8 surrogate
+      {"[{\"frame\": {\"name\": \"\xC0\x80\"}}]", false},          // overlong
+      {"[{\"frame\": {\"name\": \"\xED\xA0\x80\"}}]", false},      // UTF-8 surrogate
       {"[{\"frame\": {\"name\": \"\xF4\x90\x80\x80\"}}]", false},  // above U+10FFFF
-      {"[{\"frame\": {\"name\": \"\xE2\x82\"}}]", false},  // cut short
-      {"[{\"frame\": {\"name\": \"\x80\"}}]", false},  // stray continuation byte
-      {"[{\"frame\": {\"name\": \"a\tb\"}}]", false},   // control byte
+      {"[{\"frame\": {\"name\": \"\xE2\x82\"}}]", false},          // cut short
+      {"[{\"frame\": {\"name\": \"\x80\"}}]", false},              // stray continuation byte
+      {"[{\"frame\": {\"name\": \"a\tb\"}}]", false},              // control byte
       {R"([{"frame": {"name": "R"}, "metrics": {"v": [1, 2]}}])", false},  // vector metric
       {R"([{"frame": {"name": "R"}, "metrics": {"v": 01}}])", false},
       {R"([{"frame": {"name": "R"}, "metrics": {"v": 1 2}}])", false},
@@ -176,10 +183,13 @@ bool CompareStreamed(const std::string& doc, const std::string& what) {
 // Several windows' worth of indented nodes with names of every length around the refill
 // points, a byte-order mark, trailing whitespace past a window, and hand-overs late in the file.
 TEST(JsonFastReader, StreamedAcrossWindows) {
-  std::string doc = "\xEF\xBB\xBF[\n  {\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": [";
+  std::string doc =
+      "\xEF\xBB\xBF[\n  {\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, "
+      "\"children\": [";
   for (int i = 0; i < 30000; ++i) {
     if (i > 0) doc += ",";
-    doc += "\n      {\"children\": [], \"frame\": {\"name\": \"" + std::string(static_cast<size_t>(i % 97), 'a' + i % 26) +
+    doc += "\n      {\"children\": [], \"frame\": {\"name\": \"" +
+           std::string(static_cast<size_t>(i % 97), 'a' + i % 26) +
            "\", \"type\": \"function\"}, \"metrics\": {\"count\": " + std::to_string(i) +
            ", \"time (ns)\": " + std::to_string(i * 1.5) + ", \"device_type\": \"CUDA\"}}";
   }
@@ -200,7 +210,8 @@ TEST(JsonFastReader, StreamedAcrossWindows) {
 TEST(JsonFastReader, DeepChainWithoutRecursion) {
   std::string doc = "[";
   const int depth = 100000;
-  for (int i = 0; i < depth; ++i) doc += R"({"frame": {"name": "f"}, "metrics": {"t": 1}, "children": [)";
+  for (int i = 0; i < depth; ++i)
+    doc += R"({"frame": {"name": "f"}, "metrics": {"t": 1}, "children": [)";
   doc += R"({"frame": {"name": "leaf"}})";
   for (int i = 0; i < depth; ++i) doc += "]}";
   doc += "]";

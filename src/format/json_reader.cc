@@ -6,15 +6,14 @@
 // no escape (no copy into simdjson's string buffer, which keeps peak memory low).
 #include "format/json_reader.h"
 
-#include <atomic>
-
 #include <simdjson.h>
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <algorithm>
 #include <vector>
 
 #include "format/json_fast_reader.h"
@@ -30,7 +29,8 @@ using viewer::ValueType;
 namespace {
 
 std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
     s.remove_suffix(1);
   return s;
 }
@@ -79,12 +79,13 @@ TokenValue ClassifyJsonToken(std::string_view tok) {
   tok = TrimRight(tok);
   r.text = tok;
   // Numbers (the common case) skip the keyword checks.
-  const bool numeric_start = !tok.empty() && ((tok[0] >= '0' && tok[0] <= '9') ||
-                                              (tok[0] == '-' && tok != "-Infinity"));
+  const bool numeric_start =
+      !tok.empty() && ((tok[0] >= '0' && tok[0] <= '9') || (tok[0] == '-' && tok != "-Infinity"));
   if (!numeric_start) {
     if (tok == "null") return r.type = ValueType::kNull, r;
     if (tok == "true" || tok == "false") return r.type = ValueType::kBool, r;
-    if (tok == "NaN") return r.type = ValueType::kDouble, r.d = std::numeric_limits<double>::quiet_NaN(), r;
+    if (tok == "NaN")
+      return r.type = ValueType::kDouble, r.d = std::numeric_limits<double>::quiet_NaN(), r;
     if (tok == "Infinity") return r.type = ValueType::kDouble, r.d = HUGE_VAL, r;
     if (tok == "-Infinity") return r.type = ValueType::kDouble, r.d = -HUGE_VAL, r;
     return r;
@@ -433,8 +434,10 @@ enum class NextElement { kValue, kEnd, kError };
 // Steps `open` to its next element (an object's field value, its key checked on the way).
 NextElement NextValue(OpenContainer& open, od::value& value) {
   if (open.pending) {
-    if (open.is_object) ++open.object_at;
-    else ++open.array_at;
+    if (open.is_object)
+      ++open.object_at;
+    else
+      ++open.array_at;
     open.pending = false;
   }
   if (open.is_object) {
@@ -487,7 +490,8 @@ ReadFail ChromeOrShape(od::document& doc) {
 }
 
 // Below simdjson's maximum by the padding, which it counts in the document's capacity.
-constexpr size_t kDefaultGeneralLimit = simdjson::SIMDJSON_MAXSIZE_BYTES - simdjson::SIMDJSON_PADDING;
+constexpr size_t kDefaultGeneralLimit =
+    simdjson::SIMDJSON_MAXSIZE_BYTES - simdjson::SIMDJSON_PADDING;
 std::atomic<size_t> general_limit{kDefaultGeneralLimit};
 
 }  // namespace
@@ -528,7 +532,8 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
   }
   if (r == ReadFail::kShape) {
     od::document again;
-    if (parser.iterate(data, size, capacity).get(again) || !WellFormed(again)) return ReadFail::kRead;
+    if (parser.iterate(data, size, capacity).get(again) || !WellFormed(again))
+      return ReadFail::kRead;
   }
   return r;
 }

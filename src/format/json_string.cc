@@ -78,14 +78,22 @@ bool Utf8(const char*& p, std::string& out) {
   const auto b = static_cast<unsigned char>(p[0]);
   int n = 0;
   unsigned char lo = 0x80, hi = 0xbf;  // allowed range of the second byte
-  if (b >= 0xc2 && b <= 0xdf) n = 1;
-  else if (b == 0xe0) n = 2, lo = 0xa0;
-  else if ((b >= 0xe1 && b <= 0xec) || b == 0xee || b == 0xef) n = 2;
-  else if (b == 0xed) n = 2, hi = 0x9f;
-  else if (b == 0xf0) n = 3, lo = 0x90;
-  else if (b >= 0xf1 && b <= 0xf3) n = 3;
-  else if (b == 0xf4) n = 3, hi = 0x8f;
-  else return false;
+  if (b >= 0xc2 && b <= 0xdf)
+    n = 1;
+  else if (b == 0xe0)
+    n = 2, lo = 0xa0;
+  else if ((b >= 0xe1 && b <= 0xec) || b == 0xee || b == 0xef)
+    n = 2;
+  else if (b == 0xed)
+    n = 2, hi = 0x9f;
+  else if (b == 0xf0)
+    n = 3, lo = 0x90;
+  else if (b >= 0xf1 && b <= 0xf3)
+    n = 3;
+  else if (b == 0xf4)
+    n = 3, hi = 0x8f;
+  else
+    return false;
   const auto second = static_cast<unsigned char>(p[1]);
   if (second < lo || second > hi) return false;
   for (int k = 2; k <= n; ++k) {

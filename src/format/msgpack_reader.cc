@@ -51,7 +51,11 @@ class Cursor {
     uint64_t v = 0;
     switch (c) {
       case 0xc0: it.kind = Kind::kNil; return true;
-      case 0xc2: case 0xc3: it.kind = Kind::kBool; it.b = c == 0xc3; return true;
+      case 0xc2:
+      case 0xc3:
+        it.kind = Kind::kBool;
+        it.b = c == 0xc3;
+        return true;
       case 0xc4: return Be(1, v) && Bytes(it, Kind::kBin, v);
       case 0xc5: return Be(2, v) && Bytes(it, Kind::kBin, v);
       case 0xc6: return Be(4, v) && Bytes(it, Kind::kBin, v);
@@ -104,9 +108,12 @@ class Cursor {
     while (count > 0) {
       if (!Next(it)) return false;
       --count;
-      if (it.kind == Kind::kArray) count += it.len;
-      else if (it.kind == Kind::kMap) count += 2 * it.len;
-      else if (it.kind == Kind::kBin || it.kind == Kind::kExt) saw_binary = true;
+      if (it.kind == Kind::kArray)
+        count += it.len;
+      else if (it.kind == Kind::kMap)
+        count += 2 * it.len;
+      else if (it.kind == Kind::kBin || it.kind == Kind::kExt)
+        saw_binary = true;
     }
     return true;
   }
@@ -155,7 +162,11 @@ TokenValue Scalar(const Item& it) {
   switch (it.kind) {
     case Kind::kNil: t.type = ValueType::kNull; break;
     case Kind::kBool: t.type = ValueType::kBool; break;
-    case Kind::kInt: t.type = ValueType::kInt; t.i = it.i; t.d = static_cast<double>(it.i); break;
+    case Kind::kInt:
+      t.type = ValueType::kInt;
+      t.i = it.i;
+      t.d = static_cast<double>(it.i);
+      break;
     case Kind::kUint:
       if (it.u <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
         t.type = ValueType::kInt;
@@ -165,8 +176,14 @@ TokenValue Scalar(const Item& it) {
       }
       t.d = static_cast<double>(it.u);
       break;
-    case Kind::kFloat: t.type = ValueType::kDouble; t.d = it.d; break;
-    case Kind::kStr: t.type = ValueType::kString; t.text = Str(it); break;
+    case Kind::kFloat:
+      t.type = ValueType::kDouble;
+      t.d = it.d;
+      break;
+    case Kind::kStr:
+      t.type = ValueType::kString;
+      t.text = Str(it);
+      break;
     default: break;
   }
   return t;
@@ -341,7 +358,8 @@ class MsgpackTreeReader {
           PROTON_READ_TRY(NextOr(v));
           bool binary = false;
           if (v.kind == Kind::kArray || v.kind == Kind::kMap) {
-            if (!cur_.Skip(v.kind == Kind::kMap ? 2 * v.len : v.len, binary)) return ReadFail::kRead;
+            if (!cur_.Skip(v.kind == Kind::kMap ? 2 * v.len : v.len, binary))
+              return ReadFail::kRead;
             if (binary) return ReadFail::kShape;
             continue;
           }

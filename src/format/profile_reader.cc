@@ -3,6 +3,7 @@
 #include "format/profile_reader.h"
 
 #include <fcntl.h>
+#include <simdjson.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -10,8 +11,6 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
-
-#include <simdjson.h>
 
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
@@ -178,8 +177,10 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
     const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return OpenError(name, errno);
     struct stat st {};
-    if (::fstat(fd, &st) != 0) err = errno;
-    else if (S_ISDIR(st.st_mode)) err = EISDIR;
+    if (::fstat(fd, &st) != 0)
+      err = errno;
+    else if (S_ISDIR(st.st_mode))
+      err = EISDIR;
     const bool regular = err == 0 && S_ISREG(st.st_mode);
     if (regular && st.st_size > 0) {
       // Common case first: a JSON tree profile streamed through a small window, never held

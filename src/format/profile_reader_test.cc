@@ -2,17 +2,16 @@
 // types, and 100,000-level chains in both formats.
 #include "format/profile_reader.h"
 
-#include <gtest/gtest.h>
-
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdio>
 #include <cerrno>
-#include <csignal>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,11 +30,21 @@ const std::string kProfiles = std::string(PROTON_SOURCE_DIR) + "/tests/compat/vi
 std::string Message(const Result<ProfileTree>& r) { return r.ok() ? "" : r.status().message(); }
 
 TEST(ReaderCompat, EveryProfileReadsOrFailsAsSpecified) {
-  const char* ok[] = {"cpu_scopes.hatchet", "cuda.json", "cuda_json_content.hatchet_msgpack",
-                      "deep_chain.hatchet", "frame.json", "gpt2_shadow.hatchet", "hip.json",
-                      "hook_current.hatchet_msgpack", "leaf_nodes.json", "msgpack_named.hatchet",
-                      "ref_hook.hatchet", "ref_python.hatchet", "ref_shadow.hatchet",
-                      "synthetic_current_writer.hatchet", "triton.json"};
+  const char* ok[] = {"cpu_scopes.hatchet",
+                      "cuda.json",
+                      "cuda_json_content.hatchet_msgpack",
+                      "deep_chain.hatchet",
+                      "frame.json",
+                      "gpt2_shadow.hatchet",
+                      "hip.json",
+                      "hook_current.hatchet_msgpack",
+                      "leaf_nodes.json",
+                      "msgpack_named.hatchet",
+                      "ref_hook.hatchet",
+                      "ref_python.hatchet",
+                      "ref_shadow.hatchet",
+                      "synthetic_current_writer.hatchet",
+                      "triton.json"};
   for (const char* f : ok) {
     auto r = LoadProfile(kProfiles + f);
     EXPECT_TRUE(r.ok()) << f << ": " << Message(r);
@@ -47,9 +56,11 @@ TEST(ReaderCompat, EveryProfileReadsOrFailsAsSpecified) {
   const std::string empty = kProfiles + "empty.hatchet";
   EXPECT_EQ(Message(LoadProfile(empty)), "'" + empty + "' contains no profile data");
   const std::string trace = kProfiles + "small_trace.chrome_trace";
-  EXPECT_EQ(Message(LoadProfile(trace)), "'" + trace + "' is a Chrome trace, not a Proton tree profile");
+  EXPECT_EQ(Message(LoadProfile(trace)),
+            "'" + trace + "' is a Chrome trace, not a Proton tree profile");
   const std::string trunc = kProfiles + "truncated.hatchet";
-  EXPECT_EQ(Message(LoadProfile(trunc)), "cannot read '" + trunc + "': not a JSON or MessagePack profile");
+  EXPECT_EQ(Message(LoadProfile(trunc)),
+            "cannot read '" + trunc + "': not a JSON or MessagePack profile");
 }
 
 TEST(ReaderCompat, MessagePackAndJsonFormsAgree) {
@@ -79,11 +90,18 @@ TEST(ReaderErrors, OpenAndContent) {
   EXPECT_EQ(Message(ReadProfileFile("/nonexistent/x.hatchet")),
             "cannot open '/nonexistent/x.hatchet': No such file or directory");
   EXPECT_EQ(Message(ReadProfileFile("/")), "cannot open '/': Is a directory");
-  const char* unreadable[] = {"", "   ", "hello", "[", "[{]", "\x92", "\x92\xc1", "[1 2]", "{\"a\":"};
+  const char* unreadable[] = {"",     "   ",      "hello", "[",      "[{]",
+                              "\x92", "\x92\xc1", "[1 2]", "{\"a\":"};
   for (const char* s : unreadable)
-    EXPECT_EQ(Message(ParseProfile(s, "F")), "cannot read 'F': not a JSON or MessagePack profile") << s;
-  const char* shapes[] = {"[]", "[1]", "[{}]", "{}", "[{\"frame\": {}}]",
-                          "[{\"frame\": {\"name\": 1}}]", "[{\"frame\": {\"name\": \"R\"}, \"metrics\": []}]",
+    EXPECT_EQ(Message(ParseProfile(s, "F")), "cannot read 'F': not a JSON or MessagePack profile")
+        << s;
+  const char* shapes[] = {"[]",
+                          "[1]",
+                          "[{}]",
+                          "{}",
+                          "[{\"frame\": {}}]",
+                          "[{\"frame\": {\"name\": 1}}]",
+                          "[{\"frame\": {\"name\": \"R\"}, \"metrics\": []}]",
                           "[{\"frame\": {\"name\": \"R\"}, \"children\": {}}]",
                           "[{\"frame\": {\"name\": \"R\"}}, {}, {}]",
                           "[{\"frame\": {\"name\": \"R\"}, \"children\": [1]}]"};
@@ -97,7 +115,8 @@ TEST(ReaderErrors, OpenAndContent) {
                                  "F")),
             "'F' is a Chrome trace, not a Proton tree profile");
   // A shape error in a truncated document is still "cannot read".
-  EXPECT_EQ(Message(ParseProfile("[1, 2", "F")), "cannot read 'F': not a JSON or MessagePack profile");
+  EXPECT_EQ(Message(ParseProfile("[1, 2", "F")),
+            "cannot read 'F': not a JSON or MessagePack profile");
   EXPECT_EQ(DisplayName("-"), "<stdin>");
 }
 
@@ -190,12 +209,14 @@ TEST(ReaderLarge, OverTheGeneralReaderLimit) {
   EXPECT_EQ(Message(vector_metric), too_large);
   EXPECT_EQ(Message(chrome), too_large);
   // Under the limit again, the general reader takes the vector metric.
-  EXPECT_TRUE(ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F").ok());
+  EXPECT_TRUE(
+      ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F").ok());
 }
 
 TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {
   const char* doc =
-      "\xEF\xBB\xBF \n[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"a\": 0, \"b\": 1, \"a\": 5},"
+      "\xEF\xBB\xBF \n[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"a\": 0, \"b\": 1, \"a\": "
+      "5},"
       " \"children\": [{\"frame\": {\"name\": \"k\", \"type\": \"function\"},"
       " \"metrics\": {\"a\": NaN, \"b\": Infinity, \"c\": -Infinity, \"d\": null, \"e\": 1.5e3,"
       " \"f\": 9223372036854775808, \"g\": -12, \"h\": [1, [2]], \"i\": true, \"j\": \"s\\\"q\","
@@ -246,8 +267,12 @@ void Be(std::string& o, uint64_t v, int n) {
   for (int i = n - 1; i >= 0; --i) o.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
 }
 void Str(std::string& o, std::string_view s) {
-  if (s.size() < 32) o.push_back(static_cast<char>(0xa0 | s.size()));
-  else { o.push_back('\xd9'); Be(o, s.size(), 1); }
+  if (s.size() < 32)
+    o.push_back(static_cast<char>(0xa0 | s.size()));
+  else {
+    o.push_back('\xd9');
+    Be(o, s.size(), 1);
+  }
   o.append(s);
 }
 void Map(std::string& o, size_t n) { o.push_back(static_cast<char>(0x80 | n)); }
@@ -266,40 +291,88 @@ TEST(ReaderMsgpack, AllTypes) {
   Frame(o, "ROOT");
   Str(o, "metrics");
   Map(o, 2);
-  Str(o, "time (ns)"); o.push_back('\x00');
-  Str(o, "count"); o.push_back('\xcc'); o.push_back('\x00');
+  Str(o, "time (ns)");
+  o.push_back('\x00');
+  Str(o, "count");
+  o.push_back('\xcc');
+  o.push_back('\x00');
   Str(o, "children");
-  o += '\xdc'; Be(o, 1, 2);  // array16 of 1
-  o += '\xde'; Be(o, 3, 2);  // map16 node
+  o += '\xdc';
+  Be(o, 1, 2);  // array16 of 1
+  o += '\xde';
+  Be(o, 3, 2);  // map16 node
   Frame(o, "k");
   Str(o, "metrics");
-  o += '\xdf'; Be(o, 15, 4);  // map32 of 15
-  Str(o, "time (ns)"); o += '\xcd'; Be(o, 300, 2);
-  Str(o, "count"); o += '\xce'; Be(o, 70000, 4);
-  Str(o, "u64"); o += '\xcf'; Be(o, 0xffffffffffffffffull, 8);
-  Str(o, "i8"); o += '\xd0'; Be(o, 0x80, 1);
-  Str(o, "i16"); o += '\xd1'; Be(o, 0xff00, 2);
-  Str(o, "i32"); o += '\xd2'; Be(o, 0xfffffffe, 4);
-  Str(o, "i64"); o += '\xd3'; Be(o, 0xfffffffffffffffdull, 8);
-  Str(o, "nfix"); o += '\xff';
-  Str(o, "f32"); o += '\xca'; Be(o, 0x3fc00000, 4);  // 1.5f
-  Str(o, "f64"); o += '\xcb'; Be(o, 0x4004000000000000ull, 8);  // 2.5
-  Str(o, "nil"); o += '\xc0';
-  Str(o, "t"); o += '\xc3';
-  Str(o, "s16"); o += '\xda'; Be(o, 1, 2); o += 'x';
-  Str(o, "s32"); o += '\xdb'; Be(o, 1, 4); o += 'y';
-  Str(o, "vec"); o += '\xdd'; Be(o, 2, 4); o += '\x01'; o += '\x91'; o += '\x02';
-  Str(o, "children"); o += '\x90';
+  o += '\xdf';
+  Be(o, 15, 4);  // map32 of 15
+  Str(o, "time (ns)");
+  o += '\xcd';
+  Be(o, 300, 2);
+  Str(o, "count");
+  o += '\xce';
+  Be(o, 70000, 4);
+  Str(o, "u64");
+  o += '\xcf';
+  Be(o, 0xffffffffffffffffull, 8);
+  Str(o, "i8");
+  o += '\xd0';
+  Be(o, 0x80, 1);
+  Str(o, "i16");
+  o += '\xd1';
+  Be(o, 0xff00, 2);
+  Str(o, "i32");
+  o += '\xd2';
+  Be(o, 0xfffffffe, 4);
+  Str(o, "i64");
+  o += '\xd3';
+  Be(o, 0xfffffffffffffffdull, 8);
+  Str(o, "nfix");
+  o += '\xff';
+  Str(o, "f32");
+  o += '\xca';
+  Be(o, 0x3fc00000, 4);  // 1.5f
+  Str(o, "f64");
+  o += '\xcb';
+  Be(o, 0x4004000000000000ull, 8);  // 2.5
+  Str(o, "nil");
+  o += '\xc0';
+  Str(o, "t");
+  o += '\xc3';
+  Str(o, "s16");
+  o += '\xda';
+  Be(o, 1, 2);
+  o += 'x';
+  Str(o, "s32");
+  o += '\xdb';
+  Be(o, 1, 4);
+  o += 'y';
+  Str(o, "vec");
+  o += '\xdd';
+  Be(o, 2, 4);
+  o += '\x01';
+  o += '\x91';
+  o += '\x02';
+  Str(o, "children");
+  o += '\x90';
   Map(o, 1);  // devices
   Str(o, "CUDA");
   Map(o, 1);
   Str(o, "0");
   Map(o, 5);
-  Str(o, "clock_rate"); o += '\xce'; Be(o, 1980000, 4);
-  Str(o, "memory_clock_rate"); o += '\xce'; Be(o, 3201000, 4);
-  Str(o, "bus_width"); o += '\xcd'; Be(o, 6016, 2);
-  Str(o, "arch"); Str(o, "90");
-  Str(o, "num_sms"); o += '\xcc'; Be(o, 132, 1);
+  Str(o, "clock_rate");
+  o += '\xce';
+  Be(o, 1980000, 4);
+  Str(o, "memory_clock_rate");
+  o += '\xce';
+  Be(o, 3201000, 4);
+  Str(o, "bus_width");
+  o += '\xcd';
+  Be(o, 6016, 2);
+  Str(o, "arch");
+  Str(o, "90");
+  Str(o, "num_sms");
+  o += '\xcc';
+  Be(o, 132, 1);
   auto r = ParseProfile(o, "M");
   ASSERT_TRUE(r.ok()) << Message(r);
   ProfileTree& t = *r;
@@ -332,7 +405,8 @@ TEST(ReaderMsgpack, AllTypes) {
   // Truncated anywhere → cannot read; bin/ext → not a tree profile; non-string key → shape.
   for (size_t cut = 1; cut < o.size(); cut += 7)
     EXPECT_EQ(Message(ParseProfile(o.substr(0, cut), "M")),
-              "cannot read 'M': not a JSON or MessagePack profile") << cut;
+              "cannot read 'M': not a JSON or MessagePack profile")
+        << cut;
   std::string bin = "\x91";
   Map(bin, 2);
   Frame(bin, "ROOT");
@@ -343,7 +417,8 @@ TEST(ReaderMsgpack, AllTypes) {
   EXPECT_EQ(Message(ParseProfile(bin, "M")), "'M' is not a Proton tree profile");
   std::string key = "\x91\x81\x01\x02";
   EXPECT_EQ(Message(ParseProfile(key, "M")), "'M' is not a Proton tree profile");
-  EXPECT_EQ(Message(ParseProfile(o + "x", "M")), "cannot read 'M': not a JSON or MessagePack profile");
+  EXPECT_EQ(Message(ParseProfile(o + "x", "M")),
+            "cannot read 'M': not a JSON or MessagePack profile");
 }
 
 constexpr int kDeep = 100000;

@@ -32,15 +32,15 @@ class ReadAhead {
   };
   // The next chunk, preceded by a copy of [rest, rest + left) (left <= headroom: the bytes of
   // the current chunk not consumed yet, which may point into it). The current chunk's buffer
-  // goes back to the thread: nothing may point into it afterwards. Blocks until the chunk is read. After the chunk marked eof or
-  // error, a further call returns error.
+  // goes back to the thread: nothing may point into it afterwards. Blocks until the chunk is read.
+  // After the chunk marked eof or error, a further call returns error.
   Span Next(const char* rest, size_t left);
 
  private:
   struct Buffer {
     std::unique_ptr<char[]> bytes;
-    size_t size = 0;     // bytes of chunk data read
-    bool filled = false; // read by the thread, not yet taken by the consumer
+    size_t size = 0;      // bytes of chunk data read
+    bool filled = false;  // read by the thread, not yet taken by the consumer
     bool eof = false;
     bool error = false;
   };

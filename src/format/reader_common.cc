@@ -53,8 +53,7 @@ Error ReadFailError(ReadFail fail, std::string_view display_name) {
   // Built with append: g++ 12 -O3 warns falsely (-Wrestrict) on "'" + std::string(...).
   std::string m;
   switch (fail) {
-    case ReadFail::kNone:
-      break;
+    case ReadFail::kNone: break;
     case ReadFail::kRead:
       m.append("cannot read '").append(display_name).append("': not a JSON or MessagePack profile");
       break;
@@ -65,9 +64,11 @@ Error ReadFailError(ReadFail fail, std::string_view display_name) {
       m.append("'").append(display_name).append("' is not a Proton tree profile");
       break;
     case ReadFail::kTooLarge:
-      m.append("cannot read '").append(display_name).append(
-          "': a JSON profile over 4 GiB must be in the layout Proton writes "
-          "(or use MessagePack)");
+      m.append("cannot read '")
+          .append(display_name)
+          .append(
+              "': a JSON profile over 4 GiB must be in the layout Proton writes "
+              "(or use MessagePack)");
       break;
   }
   return Status::Error(std::move(m));

@@ -15,9 +15,9 @@ namespace proton::format {
 // document over the general reader's limit (json_reader.h) that the fast path cannot read.
 enum class ReadFail { kNone, kRead, kShape, kChrome, kTooLarge };
 
-#define PROTON_READ_TRY(expr)                                   \
-  do {                                                          \
-    ::proton::format::ReadFail proton_rf_ = (expr);             \
+#define PROTON_READ_TRY(expr)                                               \
+  do {                                                                      \
+    ::proton::format::ReadFail proton_rf_ = (expr);                         \
     if (proton_rf_ != ::proton::format::ReadFail::kNone) return proton_rf_; \
   } while (0)
 

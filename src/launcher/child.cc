@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -30,7 +30,8 @@ void ForwardSignal(int signal_number, siginfo_t* info, void* /*context*/) {
   const int saved_errno = errno;
   // Terminal-generated signals (SI_KERNEL) already reached the child through the process
   // group; signals from the child itself are not echoed back.
-  const bool sent_to_us = info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+  const bool sent_to_us =
+      info != nullptr && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
   const pid_t child = static_cast<pid_t>(g_child_pid);
   if (sent_to_us && child > 0 && info->si_pid != child) kill(child, signal_number);
   errno = saved_errno;
@@ -102,8 +103,8 @@ struct SignalForwarding {
     for (size_t index = 0; index < kForwardedCount; ++index) {
       sigaction(kForwarded[index], nullptr, &previous[index]);
       // Ignored signals stay ignored (`nohup proton …`, background jobs).
-      const bool ignored = (previous[index].sa_flags & SA_SIGINFO) == 0 &&
-                           previous[index].sa_handler == SIG_IGN;
+      const bool ignored =
+          (previous[index].sa_flags & SA_SIGINFO) == 0 && previous[index].sa_handler == SIG_IGN;
       if (!ignored) installed[index] = sigaction(kForwarded[index], &action, nullptr) == 0;
     }
   }

@@ -1,7 +1,6 @@
 // See environment.h.
 #include "launcher/environment.h"
 
-
 #include "launcher/protocol.h"
 #include "util/ascii.h"
 

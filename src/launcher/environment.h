@@ -2,8 +2,9 @@
 // (PROTON_CLI_*), CUDA_INJECTION64_PATH and PYTHONPATH, or nothing at all when profiling is
 // disabled or another CUDA tool is attached. NVTX_INJECTION64_PATH is not guessed here: the
 // CUPTI backend sets it in-process, before the first NVTX call it can see, to the very libcupti
-// it loaded (src/cupti), and children inherit it; a launcher guess could name a second copy. Pure functions over a
-// copy of the launcher's environment, so they are tested without starting anything.
+// it loaded (src/cupti), and children inherit it; a launcher guess could name a second copy. Pure
+// functions over a copy of the launcher's environment, so they are tested without starting
+// anything.
 #pragma once
 
 #include <optional>

@@ -33,7 +33,7 @@ TEST(Environment, Decision) {
             ProfilingDecision::kOtherTool);
   EXPECT_EQ(DecideProfiling({"CUDA_INJECTION64_PATH=/bin/true"}, std::string("/usr/bin/true")),
             RealPath("/bin/true") == RealPath("/usr/bin/true") ? ProfilingDecision::kProfile
-                                                                : ProfilingDecision::kOtherTool);
+                                                               : ProfilingDecision::kOtherTool);
   EXPECT_EQ(DecideProfiling({"CUDA_INJECTION64_PATH="}, lib), ProfilingDecision::kProfile);
 }
 

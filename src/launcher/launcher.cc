@@ -78,12 +78,12 @@ int RunUnprofiled(const TargetPlan& plan, const EnvList& env) {
 
 void ReportOutputs(const RunSetup& setup, bool verbose) {
   const std::string base = ResolveBase(setup.options.name, setup.cwd);
-  const std::string effective_base =
-      base == "-" ? ResolveBase(std::nullopt, setup.cwd) : base;
+  const std::string effective_base = base == "-" ? ResolveBase(std::nullopt, setup.cwd) : base;
   const std::string typed_base =
       base == "-" ? std::string("proton") : setup.options.name.value_or("proton");
-  OutputPlan plan = PlanOutputs(ReadFileRecords(setup.run_dir), effective_base,
-                                [](const std::string& path) { return access(path.c_str(), F_OK) == 0; });
+  OutputPlan plan =
+      PlanOutputs(ReadFileRecords(setup.run_dir), effective_base,
+                  [](const std::string& path) { return access(path.c_str(), F_OK) == 0; });
   for (const auto& [from, to] : plan.renames) {
     if (std::rename(from.c_str(), to.c_str()) != 0) {
       PrintStderr("proton: warning: cannot rename " + from + " to " + to + ": " +
@@ -107,8 +107,8 @@ std::optional<std::string> ModeError(const LaunchOptions& options) {
   if (spec->name == "periodic_flushing") {
     auto it = spec->options.find("format");
     if (it != spec->options.end() && (it->second == "chrome_trace") != (options.data == "trace")) {
-      return "argument -m/--mode: periodic_flushing:format=" + it->second +
-             " cannot write -d " + options.data;
+      return "argument -m/--mode: periodic_flushing:format=" + it->second + " cannot write -d " +
+             options.data;
     }
   }
   return std::nullopt;
@@ -127,23 +127,23 @@ Result<int> Run(const LaunchOptions& options) {
 
   Layout layout = FindLayout(GetEnv(env, "PROTON_LIBRARY"));
   switch (DecideProfiling(env, layout.core_library)) {
-    case ProfilingDecision::kDisabled:
-      return RunUnprofiled(plan, env);
+    case ProfilingDecision::kDisabled: return RunUnprofiled(plan, env);
     case ProfilingDecision::kOtherTool:
       PrintStderr("proton: warning: another CUDA tool is attached (CUDA_INJECTION64_PATH=" +
                   GetEnv(env, cli_protocol::kCudaInjection).value_or("") +
                   "); running the target without profiling\n");
       return RunUnprofiled(plan, env);
-    case ProfilingDecision::kProfile:
-      break;
+    case ProfilingDecision::kProfile: break;
   }
   if (!layout.core_library) {
-    PrintStderr("proton: warning: libproton.so not found next to the launcher; "
-                "only Python processes are profiled\n");
+    PrintStderr(
+        "proton: warning: libproton.so not found next to the launcher; "
+        "only Python processes are profiled\n");
   }
   if (!layout.bootstrap_dir || !layout.package_parent) {
-    PrintStderr("proton: warning: the proton Python package was not found next to the "
-                "launcher; Python processes are profiled through CUDA only\n");
+    PrintStderr(
+        "proton: warning: the proton Python package was not found next to the "
+        "launcher; Python processes are profiled through CUDA only\n");
   }
 
   PROTON_ASSIGN_OR_RETURN(RunDirectory run_dir,
@@ -157,13 +157,12 @@ Result<int> Run(const LaunchOptions& options) {
   setup.kind = plan.kind;
   if (verbose) {
     PrintStderr("proton: library " + layout.core_library.value_or("(none)") + ", bootstrap " +
-                layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path +
-                "\n");
+                layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path + "\n");
   }
 
-  ChildOutcome outcome = RunChild(ChildSpec{plan.executable, plan.argv,
-                                            BuildEnvironment(env, setup),
-                                            std::string(cli_protocol::kRootPid)});
+  ChildOutcome outcome =
+      RunChild(ChildSpec{plan.executable, plan.argv, BuildEnvironment(env, setup),
+                         std::string(cli_protocol::kRootPid)});
   if (const auto* failed = std::get_if<ChildExecFailed>(&outcome)) {
     RemoveRunDirectory(run_dir.path);
     return ExecFailure(plan, failed->error);
@@ -187,8 +186,7 @@ int LauncherMain(int argc, char** argv) {
       case ParsedCommand::Action::kVersion:
         std::printf("proton %s\n", PROTON_VERSION_STRING);
         return 0;
-      case ParsedCommand::Action::kRun:
-        break;
+      case ParsedCommand::Action::kRun: break;
     }
     return Run(parsed.options);
   });

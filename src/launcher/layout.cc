@@ -1,7 +1,8 @@
 // See layout.h. Candidate places, in order:
-//   build tree:   <build>/bin/proton, <build>/lib/libproton.so, <build>/python/{proton,proton_bootstrap}
-//   install:      <prefix>/bin/proton, <prefix>/lib/libproton.so, same python layout
-//   package copy: <site>/proton/_bin/proton, <site>/proton/libproton.so.0 (pip install, setup.py),
+//   build tree:   <build>/bin/proton, <build>/lib/libproton.so,
+//   <build>/python/{proton,proton_bootstrap} install:      <prefix>/bin/proton,
+//   <prefix>/lib/libproton.so, same python layout package copy: <site>/proton/_bin/proton,
+//   <site>/proton/libproton.so.0 (pip install, setup.py),
 //                 <site>/proton_bootstrap
 //                 (in a build tree <build>/python/proton/_bin/proton finds <build>/lib)
 //   source tree:  the python/ directory of the source the launcher was built from.

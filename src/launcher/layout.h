@@ -11,10 +11,10 @@
 namespace proton::launcher {
 
 struct Layout {
-  std::string executable;                      // absolute path of the running launcher
-  std::optional<std::string> core_library;     // absolute path of libproton.so
-  std::optional<std::string> bootstrap_dir;    // directory holding sitecustomize.py
-  std::optional<std::string> package_parent;   // directory holding proton/__init__.py
+  std::string executable;                     // absolute path of the running launcher
+  std::optional<std::string> core_library;    // absolute path of libproton.so
+  std::optional<std::string> bootstrap_dir;   // directory holding sitecustomize.py
+  std::optional<std::string> package_parent;  // directory holding proton/__init__.py
 };
 
 // Resolves the layout. `override_library` (PROTON_LIBRARY) wins for the core library.

@@ -195,8 +195,8 @@ Result<ParsedCommand> ParseCommandLine(const std::vector<std::string>& args) {
                                   PythonRepr(match.explicit_value));
       }
       // -h and -V act at once, as argparse's help and version actions do.
-      parsed.action = spec.id == Opt::kHelp ? ParsedCommand::Action::kHelp
-                                            : ParsedCommand::Action::kVersion;
+      parsed.action =
+          spec.id == Opt::kHelp ? ParsedCommand::Action::kHelp : ParsedCommand::Action::kVersion;
       return parsed;
     }
     std::string value;
@@ -217,8 +217,7 @@ Result<ParsedCommand> ParseCommandLine(const std::vector<std::string>& args) {
     return Status::UsageError(message);
   }
   if (parsed.options.target.empty()) {
-    return Status::UsageError(
-        "missing target: give a Python script, pytest, or an executable");
+    return Status::UsageError("missing target: give a Python script, pytest, or an executable");
   }
   return parsed;
 }

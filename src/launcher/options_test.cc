@@ -39,17 +39,46 @@ TEST(Options, EveryFormOfEveryOption) {
     std::string name, context, data, backend, mode, hook;
   };
   const std::vector<Case> cases = {
-      {{"-n", "x", "-c", "python", "-d", "trace", "-b", "cupti", "-m", "pcsampling", "-k",
-        "triton", "t"}, "x", "python", "trace", "cupti", "pcsampling", "triton"},
+      {{"-n", "x", "-c", "python", "-d", "trace", "-b", "cupti", "-m", "pcsampling", "-k", "triton",
+        "t"},
+       "x",
+       "python",
+       "trace",
+       "cupti",
+       "pcsampling",
+       "triton"},
       {{"--name", "x", "--context", "python", "--data", "trace", "--backend", "cupti", "--mode",
-        "m", "--hook", "triton", "t"}, "x", "python", "trace", "cupti", "m", "triton"},
+        "m", "--hook", "triton", "t"},
+       "x",
+       "python",
+       "trace",
+       "cupti",
+       "m",
+       "triton"},
       {{"--name=x", "--context=python", "--data=trace", "--backend=cupti", "--mode=m",
-        "--hook=triton", "t"}, "x", "python", "trace", "cupti", "m", "triton"},
-      {{"-nx", "-cpython", "-dtrace", "-bcupti", "-mm", "-ktriton", "t"}, "x", "python", "trace",
-       "cupti", "m", "triton"},
+        "--hook=triton", "t"},
+       "x",
+       "python",
+       "trace",
+       "cupti",
+       "m",
+       "triton"},
+      {{"-nx", "-cpython", "-dtrace", "-bcupti", "-mm", "-ktriton", "t"},
+       "x",
+       "python",
+       "trace",
+       "cupti",
+       "m",
+       "triton"},
       {{"-n=x", "-c=python", "t"}, "x", "python", "tree", "", "", ""},
       {{"--na", "x", "--con", "python", "--da", "trace", "--b", "cupti", "--mo", "m", "--ho",
-        "triton", "t"}, "x", "python", "trace", "cupti", "m", "triton"},
+        "triton", "t"},
+       "x",
+       "python",
+       "trace",
+       "cupti",
+       "m",
+       "triton"},
   };
   for (const Case& c : cases) {
     LaunchOptions o = ParseOk(c.args).options;
@@ -135,8 +164,9 @@ TEST(Options, PythonRepr) {
 
 TEST(HelpText, MatchesTheSpec) {
   const std::string help(HelpText());
-  EXPECT_EQ(help.rfind("usage: \n    proton [options] script.py [script_args] [script_options]\n", 0),
-            0u);
+  EXPECT_EQ(
+      help.rfind("usage: \n    proton [options] script.py [script_args] [script_options]\n", 0),
+      0u);
   EXPECT_NE(help.find("\n    proton [options] executable [args]\n"), std::string::npos);
   EXPECT_NE(help.find("\n    python -m proton [options] script.py [script_args] "
                       "[script_options]\n\nThe proton command utility for profiling scripts "
@@ -146,7 +176,8 @@ TEST(HelpText, MatchesTheSpec) {
        {"  -h, --help            show this help message and exit\n",
         "  -n NAME, --name NAME  Name of the profiling session\n",
         "  -b {cupti}, --backend {cupti}\n                        Profiling backend\n",
-        "  -c {shadow,python}, --context {shadow,python}\n                        Profiling context\n",
+        "  -c {shadow,python}, --context {shadow,python}\n                        Profiling "
+        "context\n",
         "  -m MODE, --mode MODE  Profiling mode\n",
         "  -d {tree,trace}, --data {tree,trace}\n                        Profiling data\n",
         "  -k {None,triton}, --hook {None,triton}\n                        Profiling hook\n"}) {

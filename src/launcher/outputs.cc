@@ -34,9 +34,9 @@ OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string
     if (!seen.insert(record.path).second || !exists(record.path)) continue;
     written.push_back(record);
   }
-  const bool root_wrote =
-      std::any_of(written.begin(), written.end(),
-                  [](const FileRecord& r) { return r.kind == cli_protocol::kFileKindRoot; });
+  const bool root_wrote = std::any_of(written.begin(), written.end(), [](const FileRecord& r) {
+    return r.kind == cli_protocol::kFileKindRoot;
+  });
   std::set<long> rankless_pids;
   for (const FileRecord& r : written) {
     if (r.kind == cli_protocol::kFileKindPid) rankless_pids.insert(r.pid);

@@ -9,9 +9,9 @@ namespace proton::launcher {
 namespace {
 
 TEST(RunRecords, Parse) {
-  std::vector<FileRecord> records =
-      ParseFileRecords("root\t10\t/w/p.hatchet\nbad line\nrank\tx\t/a\npid\t12\t/w/p.pid12.hatchet\n"
-                       "other\t1\t/b\npid\t13\t\n");
+  std::vector<FileRecord> records = ParseFileRecords(
+      "root\t10\t/w/p.hatchet\nbad line\nrank\tx\t/a\npid\t12\t/w/p.pid12.hatchet\n"
+      "other\t1\t/b\npid\t13\t\n");
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].kind, "root");
   EXPECT_EQ(records[0].pid, 10);
@@ -46,11 +46,12 @@ TEST(Outputs, ChildrenAndOrder) {
 
 TEST(Outputs, RenameRule) {
   // A shell-script root wrote nothing; its one Python child did (with a part file too).
-  OutputPlan plan = PlanFor({{"pid", 7, "/w/p.pid7.hatchet"}, {"pid", 7, "/w/p.pid7.part_0.hatchet"}},
-                            {"/w/p.pid7.hatchet", "/w/p.pid7.part_0.hatchet"});
+  OutputPlan plan =
+      PlanFor({{"pid", 7, "/w/p.pid7.hatchet"}, {"pid", 7, "/w/p.pid7.part_0.hatchet"}},
+              {"/w/p.pid7.hatchet", "/w/p.pid7.part_0.hatchet"});
   ASSERT_EQ(plan.renames.size(), 2u);
-  EXPECT_EQ(plan.renames[0], std::make_pair(std::string("/w/p.pid7.hatchet"),
-                                            std::string("/w/p.hatchet")));
+  EXPECT_EQ(plan.renames[0],
+            std::make_pair(std::string("/w/p.pid7.hatchet"), std::string("/w/p.hatchet")));
   EXPECT_EQ(plan.renames[1].second, "/w/p.part_0.hatchet");
   EXPECT_EQ(plan.files, (std::vector<std::string>{"/w/p.hatchet", "/w/p.part_0.hatchet"}));
   EXPECT_FALSE(plan.only_base_file);  // the part file is not <base>.<suffix>
@@ -64,7 +65,8 @@ TEST(Outputs, RenameRule) {
                   .renames.empty());
   // A recorded file that was never written does not count: here the root chose a name but
   // wrote nothing, so the one rankless file takes the root's name.
-  OutputPlan unwritten = PlanFor({{"root", 1, "/w/p.hatchet"}, {"pid", 8, "/w/p.pid8.hatchet"},
+  OutputPlan unwritten = PlanFor({{"root", 1, "/w/p.hatchet"},
+                                  {"pid", 8, "/w/p.pid8.hatchet"},
                                   {"rank", 9, "/w/p.rank1.hatchet"}},
                                  {"/w/p.pid8.hatchet"});
   EXPECT_EQ(unwritten.files, std::vector<std::string>{"/w/p.hatchet"});

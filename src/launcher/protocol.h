@@ -9,8 +9,8 @@
 namespace proton::cli_protocol {
 
 // Public protocol (§2.13).
-inline constexpr std::string_view kCli = "PROTON_CLI";                 // "1"
-inline constexpr std::string_view kName = "PROTON_CLI_NAME";           // absolute base or "-"
+inline constexpr std::string_view kCli = "PROTON_CLI";        // "1"
+inline constexpr std::string_view kName = "PROTON_CLI_NAME";  // absolute base or "-"
 inline constexpr std::string_view kContext = "PROTON_CLI_CONTEXT";
 inline constexpr std::string_view kData = "PROTON_CLI_DATA";
 inline constexpr std::string_view kBackend = "PROTON_CLI_BACKEND";

@@ -130,7 +130,10 @@ std::variant<TargetPlan, TargetError> ClassifyTarget(const std::vector<std::stri
   if (!first.empty() && stat(first.c_str(), &st) == 0) {
     std::optional<std::string> head =
         S_ISREG(st.st_mode) ? ReadHead(first) : std::optional<std::string>();
-    const bool is_elf = head && head->rfind("\x7f" "ELF", 0) == 0;
+    const bool is_elf = head && head->rfind(
+                                    "\x7f"
+                                    "ELF",
+                                    0) == 0;
     const bool is_foreign_script = head && head->rfind("#!", 0) == 0 && !ShebangIsPython(*head);
     if (is_elf || is_foreign_script) {  // rules 2 and 3
       if (access(first.c_str(), X_OK) != 0) return NotExecutable(first);

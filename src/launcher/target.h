@@ -14,9 +14,9 @@
 namespace proton::launcher {
 
 enum class TargetKind {
-  kPytest,       // rule 1: <python> -m pytest <rest>
-  kNative,       // rules 2, 3, 5: executed directly
-  kScript,       // rule 4: <python> <target> <rest>
+  kPytest,  // rule 1: <python> -m pytest <rest>
+  kNative,  // rules 2, 3, 5: executed directly
+  kScript,  // rule 4: <python> <target> <rest>
 };
 
 struct TargetPlan {

@@ -44,8 +44,7 @@ class TargetTest : public ::testing::Test {
     auto result = Classify(std::move(target));
     EXPECT_TRUE(std::holds_alternative<TargetPlan>(result))
         << std::get<TargetError>(result).message;
-    return std::holds_alternative<TargetPlan>(result) ? std::get<TargetPlan>(result)
-                                                      : TargetPlan{};
+    return std::holds_alternative<TargetPlan>(result) ? std::get<TargetPlan>(result) : TargetPlan{};
   }
 
   TargetError Error(std::vector<std::string> target) {

@@ -7,19 +7,12 @@ namespace proton::python {
 PyObject* RaiseStatus(const Status& status) {
   PyObject* type = PyExc_RuntimeError;
   switch (status.kind()) {
-    case ErrorKind::kValue:
-      type = PyExc_ValueError;
-      break;
-    case ErrorKind::kType:
-      type = PyExc_TypeError;
-      break;
-    case ErrorKind::kIndex:
-      type = PyExc_IndexError;
-      break;
+    case ErrorKind::kValue: type = PyExc_ValueError; break;
+    case ErrorKind::kType: type = PyExc_TypeError; break;
+    case ErrorKind::kIndex: type = PyExc_IndexError; break;
     case ErrorKind::kProcessing:
     case ErrorKind::kUsage:
-    case ErrorKind::kRuntime:
-      break;
+    case ErrorKind::kRuntime: break;
   }
   PyErr_SetString(type, status.message().c_str());
   return nullptr;

@@ -24,8 +24,8 @@ PyObject* SetCommandLine(PyObject*, PyObject* on) {
 PyObject* IsCommandLine(PyObject*, PyObject*) { return PyBool_FromLong(IsCommandLineMode()); }
 
 PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
-  static const char* kKeywords[] = {"name",    "context", "data", "backend",
-                                    "mode",    "scopes_only", nullptr};
+  static const char* kKeywords[] = {"name", "context",     "data", "backend",
+                                    "mode", "scopes_only", nullptr};
   PyObject* name = Py_None;
   const char* context = "shadow";
   const char* data = "tree";
@@ -33,8 +33,8 @@ PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
   const char* mode = "";
   int scopes_only = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|Ossssp:start_cli_session",
-                                   const_cast<char**>(kKeywords), &name, &context, &data,
-                                   &backend, &mode, &scopes_only)) {
+                                   const_cast<char**>(kKeywords), &name, &context, &data, &backend,
+                                   &mode, &scopes_only)) {
     return nullptr;
   }
   StartOptions options;
@@ -52,14 +52,13 @@ PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
   options.mode = mode;
   // scopes_only: the session without a backend; the CUDA injection attaches it at the
   // program's first cuInit (the root's start-up then never initialises the driver itself).
-  PyObject* id = scopes_only != 0 ? RunStart(options,
-                                             [](const StartOptions& o) {
-                                               return proton::StartCliSession(
-                                                   o, /*scopes_only=*/true);
-                                             })
-                                  : RunStart(options, [](const StartOptions& o) {
-                                      return proton::StartCliSession(o);
-                                    });
+  PyObject* id =
+      scopes_only != 0
+          ? RunStart(options,
+                     [](const StartOptions& o) {
+                       return proton::StartCliSession(o, /*scopes_only=*/true);
+                     })
+          : RunStart(options, [](const StartOptions& o) { return proton::StartCliSession(o); });
   if (id != nullptr && id != Py_None) g_profiling_on = true;
   return id;
 }
@@ -67,10 +66,8 @@ PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
 PyObject* RunStart(const StartOptions& options,
                    Result<std::optional<int>> (*start)(const StartOptions&)) {
   std::optional<Result<std::optional<int>>> result;
-  Py_BEGIN_ALLOW_THREADS
-  result.emplace(start(options));
-  Py_END_ALLOW_THREADS
-  if (!result->ok()) return RaiseStatus(result->status());
+  Py_BEGIN_ALLOW_THREADS result.emplace(start(options));
+  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
   if (!result->value().has_value()) Py_RETURN_NONE;
   return PyLong_FromLong(*result->value());
 }

@@ -22,18 +22,17 @@ PyObject* WarnIfCudaRanUnprofiledPy(PyObject* self, PyObject* unused);
 
 }  // namespace proton::python
 
-#define PROTON_CLI_METHODS                                                                    \
-  {"set_command_line", ::proton::python::SetCommandLine, METH_O,                              \
-   "set_command_line(on): command-line mode (private, for the proton command)"},              \
-      {"is_command_line", ::proton::python::IsCommandLine, METH_NOARGS,                       \
-       "flags.command_line"},                                                                 \
-      {"start_cli_session",                                                                   \
-       reinterpret_cast<PyCFunction>(                                                         \
-           reinterpret_cast<void (*)()>(::proton::python::StartCliSession)),                  \
-       METH_VARARGS | METH_KEYWORDS,                                                          \
-       "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='', "     \
-       "scopes_only=False)"},                                                                 \
-      {"has_recorded_anything", ::proton::python::HasRecordedAnythingPy, METH_NOARGS,         \
-       "whether any scope, metric or kernel was recorded (private)"},                         \
-      {"warn_if_cuda_ran_unprofiled", ::proton::python::WarnIfCudaRanUnprofiledPy,            \
-       METH_NOARGS, "warns when CUDA ran without the injection (private)"},
+#define PROTON_CLI_METHODS                                                                      \
+  {"set_command_line", ::proton::python::SetCommandLine, METH_O,                                \
+   "set_command_line(on): command-line mode (private, for the proton command)"},                \
+      {"is_command_line", ::proton::python::IsCommandLine, METH_NOARGS, "flags.command_line"},  \
+      {"start_cli_session",                                                                     \
+       reinterpret_cast<PyCFunction>(                                                           \
+           reinterpret_cast<void (*)()>(::proton::python::StartCliSession)),                    \
+       METH_VARARGS | METH_KEYWORDS,                                                            \
+       "start_cli_session(name=None, context='shadow', data='tree', backend='', mode='', "      \
+       "scopes_only=False)"},                                                                   \
+      {"has_recorded_anything", ::proton::python::HasRecordedAnythingPy, METH_NOARGS,           \
+       "whether any scope, metric or kernel was recorded (private)"},                           \
+      {"warn_if_cuda_ran_unprofiled", ::proton::python::WarnIfCudaRanUnprofiledPy, METH_NOARGS, \
+       "warns when CUDA ran without the injection (private)"},

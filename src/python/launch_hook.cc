@@ -169,9 +169,9 @@ bool LaunchEnterImpl(PyObject* metadata) {
     return false;
   }
   PyObject* op_name = StrName(values);  // borrowed
-  std::string_view name = op_name != nullptr ? Utf8(op_name)
-                          : kernel != nullptr                           ? kernel_name
-                                                                        : "<unknown kernel>";
+  std::string_view name = op_name != nullptr  ? Utf8(op_name)
+                          : kernel != nullptr ? kernel_name
+                                              : "<unknown kernel>";
   const uint64_t op_id = proton::NewScopeId();
   proton::EnterOp(op_id, name);
   t_open_ops.push_back(op_id);

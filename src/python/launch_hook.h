@@ -24,14 +24,14 @@ PyObject* LaunchExit(PyObject* self, PyObject* metadata);
 
 }  // namespace proton::python
 
-#define PROTON_LAUNCH_HOOK_METHODS                                                            \
-  {"set_active_hooks", ::proton::python::SetActiveHooks, METH_O,                              \
-   "set_active_hooks(hooks: tuple) (private, proton.hooks)"},                                 \
-      {"set_launch_hook",                                                                     \
-       reinterpret_cast<PyCFunction>(                                                         \
-           reinterpret_cast<void (*)()>(::proton::python::SetLaunchHook)),                    \
-       METH_FASTCALL, "set_launch_hook(hook, selector) (private, proton.hooks)"},             \
-      {"hook_enter", ::proton::python::HookEnter, METH_O, "runs the active hooks' enter"},    \
-      {"hook_exit", ::proton::python::HookExit, METH_O, "runs the active hooks' exit"},       \
-      {"launch_enter", ::proton::python::LaunchEnter, METH_O, "LaunchHook.enter(metadata)"},  \
+#define PROTON_LAUNCH_HOOK_METHODS                                                           \
+  {"set_active_hooks", ::proton::python::SetActiveHooks, METH_O,                             \
+   "set_active_hooks(hooks: tuple) (private, proton.hooks)"},                                \
+      {"set_launch_hook",                                                                    \
+       reinterpret_cast<PyCFunction>(                                                        \
+           reinterpret_cast<void (*)()>(::proton::python::SetLaunchHook)),                   \
+       METH_FASTCALL, "set_launch_hook(hook, selector) (private, proton.hooks)"},            \
+      {"hook_enter", ::proton::python::HookEnter, METH_O, "runs the active hooks' enter"},   \
+      {"hook_exit", ::proton::python::HookExit, METH_O, "runs the active hooks' exit"},      \
+      {"launch_enter", ::proton::python::LaunchEnter, METH_O, "LaunchHook.enter(metadata)"}, \
       {"launch_exit", ::proton::python::LaunchExit, METH_O, "LaunchHook.exit(metadata)"},

@@ -26,9 +26,7 @@ Coercion CoercionFor(std::string_view name) {
   return Coercion::kNone;
 }
 
-bool IsTensor(PyObject* value) {
-  return PyObject_HasAttrString(value, "data_ptr") == 1;
-}
+bool IsTensor(PyObject* value) { return PyObject_HasAttrString(value, "data_ptr") == 1; }
 
 bool TypeError(std::string_view name, PyObject* value) {
   PyErr_Format(PyExc_TypeError, "Unsupported metric value type for '%.200s': %.200s",
@@ -156,8 +154,7 @@ int ConvertValue(std::string_view name, PyObject* value, MetricValue* out) {
 
 bool ConvertItem(PyObject* key, PyObject* value, Metrics* out) {
   if (!PyUnicode_Check(key)) {
-    PyErr_Format(PyExc_TypeError, "Metric names must be str, not %.200s",
-                 Py_TYPE(key)->tp_name);
+    PyErr_Format(PyExc_TypeError, "Metric names must be str, not %.200s", Py_TYPE(key)->tp_name);
     return false;
   }
   Py_ssize_t size = 0;
@@ -200,8 +197,7 @@ bool ConvertMetrics(PyObject* mapping, Metrics* out) {
   PyObject* items = PyMapping_Items(mapping);
   if (items == nullptr) {
     PyErr_Clear();
-    PyErr_Format(PyExc_TypeError, "metrics must be a dict, not %.200s",
-                 Py_TYPE(mapping)->tp_name);
+    PyErr_Format(PyExc_TypeError, "metrics must be a dict, not %.200s", Py_TYPE(mapping)->tp_name);
     return false;
   }
   bool ok = true;

@@ -15,8 +15,7 @@ namespace proton::python {
 bool ConvertMetrics(PyObject* mapping, Metrics* out);
 
 // ConvertMetrics over the entries of `dict` for which `keep` (nullptr: all) returns true.
-bool ConvertDictMetrics(PyObject* dict, bool (*keep)(PyObject* key, PyObject* value),
-                        Metrics* out);
+bool ConvertDictMetrics(PyObject* dict, bool (*keep)(PyObject* key, PyObject* value), Metrics* out);
 
 // Whether `value` is a tensor (has `data_ptr`), the test the launch hook uses for metrics.
 bool IsTensorMetric(PyObject* value);

@@ -85,10 +85,8 @@ PyObject* Activate(PyObject*, PyObject* session_arg) {
   std::optional<int> session;
   if (!OptionalSession(session_arg, &session)) return nullptr;
   Status status;
-  Py_BEGIN_ALLOW_THREADS
-  status = proton::Activate(session);
-  Py_END_ALLOW_THREADS
-  return NoneOrRaise(status);
+  Py_BEGIN_ALLOW_THREADS status = proton::Activate(session);
+  Py_END_ALLOW_THREADS return NoneOrRaise(status);
 }
 
 PyObject* Deactivate(PyObject*, PyObject* args) {
@@ -98,10 +96,8 @@ PyObject* Deactivate(PyObject*, PyObject* args) {
   std::optional<int> session;
   if (!OptionalSession(session_arg, &session)) return nullptr;
   Status status;
-  Py_BEGIN_ALLOW_THREADS
-  status = proton::Deactivate(session, flushing != 0);
-  Py_END_ALLOW_THREADS
-  return NoneOrRaise(status);
+  Py_BEGIN_ALLOW_THREADS status = proton::Deactivate(session, flushing != 0);
+  Py_END_ALLOW_THREADS return NoneOrRaise(status);
 }
 
 PyObject* Finalize(PyObject*, PyObject* args) {
@@ -112,10 +108,8 @@ PyObject* Finalize(PyObject*, PyObject* args) {
   if (!OptionalSession(session_arg, &session)) return nullptr;
   std::string output_format = format;
   Status status;
-  Py_BEGIN_ALLOW_THREADS
-  status = proton::Finalize(session, output_format);
-  Py_END_ALLOW_THREADS
-  return NoneOrRaise(status);
+  Py_BEGIN_ALLOW_THREADS status = proton::Finalize(session, output_format);
+  Py_END_ALLOW_THREADS return NoneOrRaise(status);
 }
 
 PyObject* GetProfilingOn(PyObject*, PyObject*) { return PyBool_FromLong(g_profiling_on); }
@@ -253,10 +247,9 @@ PyObject* GetDocument(PyObject*, PyObject* args) {
   int phase = 0;
   if (!PyArg_ParseTuple(args, "ii", &session, &phase)) return nullptr;
   std::optional<Result<std::string>> result;
-  Py_BEGIN_ALLOW_THREADS
-  result.emplace(kBytes ? proton::GetMsgpack(session, phase) : proton::GetJson(session, phase));
-  Py_END_ALLOW_THREADS
-  if (!result->ok()) return RaiseStatus(result->status());
+  Py_BEGIN_ALLOW_THREADS result.emplace(kBytes ? proton::GetMsgpack(session, phase)
+                                               : proton::GetJson(session, phase));
+  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
   const std::string& text = result->value();
   if constexpr (kBytes) {
     return PyBytes_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
@@ -271,20 +264,16 @@ PyObject* Clear(PyObject*, PyObject* args) {
   int up_to = 0;
   if (!PyArg_ParseTuple(args, "iip:clear", &session, &phase, &up_to)) return nullptr;
   Status status;
-  Py_BEGIN_ALLOW_THREADS
-  status = proton::Clear(session, phase, up_to != 0);
-  Py_END_ALLOW_THREADS
-  return NoneOrRaise(status);
+  Py_BEGIN_ALLOW_THREADS status = proton::Clear(session, phase, up_to != 0);
+  Py_END_ALLOW_THREADS return NoneOrRaise(status);
 }
 
 PyObject* AdvancePhase(PyObject*, PyObject* arg) {
   int session = static_cast<int>(PyLong_AsLong(arg));
   if (session == -1 && PyErr_Occurred()) return nullptr;
   std::optional<Result<int>> result;
-  Py_BEGIN_ALLOW_THREADS
-  result.emplace(proton::AdvancePhase(session));
-  Py_END_ALLOW_THREADS
-  if (!result->ok()) return RaiseStatus(result->status());
+  Py_BEGIN_ALLOW_THREADS result.emplace(proton::AdvancePhase(session));
+  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
   return PyLong_FromLong(result->value());
 }
 
@@ -293,10 +282,8 @@ PyObject* IsPhaseComplete(PyObject*, PyObject* args) {
   int phase = 0;
   if (!PyArg_ParseTuple(args, "ii", &session, &phase)) return nullptr;
   std::optional<Result<bool>> result;
-  Py_BEGIN_ALLOW_THREADS
-  result.emplace(proton::IsPhaseComplete(session, phase));
-  Py_END_ALLOW_THREADS
-  if (!result->ok()) return RaiseStatus(result->status());
+  Py_BEGIN_ALLOW_THREADS result.emplace(proton::IsPhaseComplete(session, phase));
+  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
   return PyBool_FromLong(result->value() ? 1 : 0);
 }
 
@@ -331,21 +318,26 @@ PyMethodDef kMethods[] = {
     {"get_msgpack", GetDocument<true>, METH_VARARGS, "get_msgpack(session, phase) -> bytes"},
     {"clear", Clear, METH_VARARGS, "clear(session, phase, clear_up_to_phase)"},
     {"advance_phase", AdvancePhase, METH_O, "advance_phase(session) -> int"},
-    {"is_phase_complete", IsPhaseComplete, METH_VARARGS, "is_phase_complete(session, phase) -> bool"},
+    {"is_phase_complete", IsPhaseComplete, METH_VARARGS,
+     "is_phase_complete(session, phase) -> bool"},
     {"set_tensor_converter", SetTensorConverterPy, METH_O, "tensor metric converter"},
     {"set_scope_decorator", SetScopeDecorator, METH_O, "scope.__call__ implementation"},
     {"set_frame_filters", SetFrameFilters, METH_O, "directories whose frames are dropped"},
     {"python_frames", PythonFramesForTest, METH_NOARGS, "the python-context frames here"},
-    PROTON_CLI_METHODS
-    PROTON_LAUNCH_HOOK_METHODS
-    PROTON_FAKE_BACKEND_METHODS
-    {nullptr, nullptr, 0, nullptr},
+    PROTON_CLI_METHODS PROTON_LAUNCH_HOOK_METHODS PROTON_FAKE_BACKEND_METHODS{nullptr, nullptr, 0,
+                                                                              nullptr},
 };
 
 PyModuleDef kModule = {
-    PyModuleDef_HEAD_INIT, "proton._C",
+    PyModuleDef_HEAD_INIT,
+    "proton._C",
     "Private binding of the proton core (include/proton/proton.h). Use the proton package.",
-    -1, kMethods, nullptr, nullptr, nullptr, nullptr,
+    -1,
+    kMethods,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
 };
 
 }  // namespace

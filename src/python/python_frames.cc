@@ -25,9 +25,7 @@ enum class FrameKind : uint8_t { kUser, kDropped, kRunpy };
 struct CodeKey {
   PyObject* code;
   int line;  // or, in g_sites, the instruction offset
-  bool operator==(const CodeKey& other) const {
-    return code == other.code && line == other.line;
-  }
+  bool operator==(const CodeKey& other) const { return code == other.code && line == other.line; }
 };
 
 struct CodeKeyHash {

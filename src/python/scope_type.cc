@@ -18,13 +18,12 @@ namespace proton::python {
 namespace {
 
 struct ScopeObject {
-  PyObject_HEAD
-  PyObject* name;     // the name as given (str when entered)
-  PyObject* metrics;  // dict or None
-  uint64_t id;        // last scope id, 0 = never entered
-  int64_t start_ns;   // cpu_timed_scope: monotonic clock at enter
-  bool entered;       // the last enter reached the core
-  bool timed;         // cpu_timed_scope
+  PyObject_HEAD PyObject* name;  // the name as given (str when entered)
+  PyObject* metrics;             // dict or None
+  uint64_t id;                   // last scope id, 0 = never entered
+  int64_t start_ns;              // cpu_timed_scope: monotonic clock at enter
+  bool entered;                  // the last enter reached the core
+  bool timed;                    // cpu_timed_scope
 };
 
 PyObject* g_decorator = nullptr;  // owned; set by proton.scope at import

@@ -35,8 +35,7 @@ class CheckFailure {
   }
   CheckFailure& operator<<(bool b) { return *this << (b ? "true" : "false"); }
   template <typename T>
-    requires std::is_arithmetic_v<T> || std::is_enum_v<T>
-  CheckFailure& operator<<(T value) {
+  requires std::is_arithmetic_v<T> || std::is_enum_v<T> CheckFailure& operator<<(T value) {
     if constexpr (std::is_enum_v<T>) {
       return *this << static_cast<std::underlying_type_t<T>>(value);
     } else {

@@ -38,7 +38,7 @@ class [[nodiscard]] Error {
 // OK, or an Error.
 class [[nodiscard]] Status {
  public:
-  Status() = default;  // OK
+  Status() = default;                                          // OK
   Status(::proton::Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
   static ::proton::Error Error(std::string message, ErrorKind kind = ErrorKind::kProcessing) {
     return ::proton::Error(std::move(message), kind);

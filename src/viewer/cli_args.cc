@@ -13,9 +13,25 @@
 namespace proton::viewer {
 namespace {
 
-enum class Opt { kHelp, kList, kMetrics, kInclude, kExclude, kThreshold, kDepth, kFormat,
-                 kPrintSorted, kDiffProfile, kFailAbove, kMatch, kExport, kDemangle, kHtml,
-                 kSpeedscope, kMerge };
+enum class Opt {
+  kHelp,
+  kList,
+  kMetrics,
+  kInclude,
+  kExclude,
+  kThreshold,
+  kDepth,
+  kFormat,
+  kPrintSorted,
+  kDiffProfile,
+  kFailAbove,
+  kMatch,
+  kExport,
+  kDemangle,
+  kHtml,
+  kSpeedscope,
+  kMerge
+};
 
 struct OptionString {
   std::string_view text;
@@ -25,28 +41,33 @@ struct OptionString {
 // argparse's _option_string_actions, in registration order (this order shows in the
 // "ambiguous option" message).
 constexpr OptionString kOptionStrings[] = {
-    {"-h", Opt::kHelp},          {"--help", Opt::kHelp},
-    {"-l", Opt::kList},          {"--list", Opt::kList},
-    {"-m", Opt::kMetrics},       {"--metrics", Opt::kMetrics},
-    {"-i", Opt::kInclude},       {"--include", Opt::kInclude},
-    {"-e", Opt::kExclude},       {"--exclude", Opt::kExclude},
-    {"-t", Opt::kThreshold},     {"--threshold", Opt::kThreshold},
-    {"-d", Opt::kDepth},         {"--depth", Opt::kDepth},
-    {"-f", Opt::kFormat},        {"--format", Opt::kFormat},
+    {"-h", Opt::kHelp},
+    {"--help", Opt::kHelp},
+    {"-l", Opt::kList},
+    {"--list", Opt::kList},
+    {"-m", Opt::kMetrics},
+    {"--metrics", Opt::kMetrics},
+    {"-i", Opt::kInclude},
+    {"--include", Opt::kInclude},
+    {"-e", Opt::kExclude},
+    {"--exclude", Opt::kExclude},
+    {"-t", Opt::kThreshold},
+    {"--threshold", Opt::kThreshold},
+    {"-d", Opt::kDepth},
+    {"--depth", Opt::kDepth},
+    {"-f", Opt::kFormat},
+    {"--format", Opt::kFormat},
     {"--print-sorted", Opt::kPrintSorted},
-    {"--diff-profile", Opt::kDiffProfile}, {"-diff", Opt::kDiffProfile},
+    {"--diff-profile", Opt::kDiffProfile},
+    {"-diff", Opt::kDiffProfile},
 };
 
 // Our own options (§11.7-§11.12). They are found only by their full spelling (or with
 // "=VALUE"), never as prefixes, so that every abbreviation the reference accepts (--m, --de,
 // --ex, --f, ...) keeps its meaning (§11.6).
 constexpr OptionString kExtensionStrings[] = {
-    {"--fail-above", Opt::kFailAbove},
-    {"--match", Opt::kMatch},
-    {"--export", Opt::kExport},
-    {"--demangle", Opt::kDemangle},
-    {"--html", Opt::kHtml},
-    {"--speedscope", Opt::kSpeedscope},
+    {"--fail-above", Opt::kFailAbove}, {"--match", Opt::kMatch}, {"--export", Opt::kExport},
+    {"--demangle", Opt::kDemangle},    {"--html", Opt::kHtml},   {"--speedscope", Opt::kSpeedscope},
     {"--merge", Opt::kMerge},
 };
 
@@ -166,8 +187,7 @@ Result<std::optional<OptionTuple>> ParseOptional(std::string_view arg) {
       if (!matches.empty()) matches += ", ";
       matches += t.option_string;
     }
-    return Status::UsageError("ambiguous option: " + std::string(arg) + " could match " +
-                              matches);
+    return Status::UsageError("ambiguous option: " + std::string(arg) + " could match " + matches);
   }
   if (tuples.size() == 1) return Out(tuples[0]);
   if (LooksLikeNegativeNumber(arg)) return Out();
@@ -185,9 +205,8 @@ std::string_view TrimSpacesTabs(std::string_view s) {
 Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
   const size_t comma = value.find(',');
   std::optional<double> pct = ParsePyFloat(value.substr(0, comma));
-  std::optional<double> min = comma == std::string::npos
-                                  ? std::optional<double>(0.0)
-                                  : ParsePyFloat(value.substr(comma + 1));
+  std::optional<double> min = comma == std::string::npos ? std::optional<double>(0.0)
+                                                         : ParsePyFloat(value.substr(comma + 1));
   const auto good = [](const std::optional<double>& v) {
     return v && std::isfinite(*v) && *v >= 0;
   };
@@ -223,19 +242,25 @@ struct ScanState {
 };
 
 Status TakeMatch(ViewerArgs& args, const std::string& value) {
-  if (value == "exact") args.match = MatchMode::kExact;
-  else if (value == "normalized") args.match = MatchMode::kNormalized;
-  else return ArgumentError(Opt::kMatch, "invalid choice: '" + value +
-                                             "' (choose from 'exact', 'normalized')");
+  if (value == "exact")
+    args.match = MatchMode::kExact;
+  else if (value == "normalized")
+    args.match = MatchMode::kNormalized;
+  else
+    return ArgumentError(Opt::kMatch,
+                         "invalid choice: '" + value + "' (choose from 'exact', 'normalized')");
   return Status();
 }
 
 // --merge's optional value: absent means "stats".
 Status TakeMerge(ViewerArgs& args, const std::string* value) {
-  if (value == nullptr || *value == "stats") args.merge = MergeMode::kStats;
-  else if (*value == "sum") args.merge = MergeMode::kSum;
-  else return ArgumentError(Opt::kMerge, "invalid choice: '" + *value +
-                                             "' (choose from 'stats', 'sum')");
+  if (value == nullptr || *value == "stats")
+    args.merge = MergeMode::kStats;
+  else if (*value == "sum")
+    args.merge = MergeMode::kSum;
+  else
+    return ArgumentError(Opt::kMerge,
+                         "invalid choice: '" + *value + "' (choose from 'stats', 'sum')");
   return Status();
 }
 
@@ -315,8 +340,7 @@ Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
 
 // consume_optional for the option at args[index]; returns the index after what it used.
 Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& args,
-                               const std::vector<char>& pattern, size_t index,
-                               OptionTuple tuple) {
+                               const std::vector<char>& pattern, size_t index, OptionTuple tuple) {
   if (!tuple.known) {
     st.unknown.push_back(args[index]);
     return index + 1;
@@ -345,7 +369,10 @@ Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& ar
         std::string rest = explicit_arg->substr(1);
         opt = o->opt;
         option_string = next;
-        if (rest.empty()) explicit_arg.reset(); else explicit_arg = std::move(rest);
+        if (rest.empty())
+          explicit_arg.reset();
+        else
+          explicit_arg = std::move(rest);
       } else if (TakesValue(opt)) {
         actions.emplace_back(opt, std::move(explicit_arg));
         break;

@@ -30,27 +30,27 @@ struct ViewerArgs {
   std::vector<std::string> metrics;  // -m items, trimmed; empty = no metrics
   std::string include;               // "" = not given (an empty value counts as not given)
   std::string exclude;
-  bool has_threshold = false;        // -t given with a non-zero value (§5.1); finite when
-                                     // metrics are given (checked after the scan)
+  bool has_threshold = false;  // -t given with a non-zero value (§5.1); finite when
+                               // metrics are given (checked after the scan)
   double threshold = 0.0;
-  std::string threshold_text;        // as typed, for "--threshold X removes every frame"
+  std::string threshold_text;  // as typed, for "--threshold X removes every frame"
   int64_t depth = 100;
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
-  std::string diff_profile;          // "" = no diff
+  std::string diff_profile;  // "" = no diff
   // Beyond the reference (§11.7-§11.12); matched by their full spelling only.
-  bool has_fail_above = false;       // --fail-above PCT[,MIN]: the regression gate
-  double fail_above_pct = 0.0;       // finite, >= 0
-  double fail_above_min = 0.0;       // finite, >= 0
-  std::string fail_above_text;       // as typed, for the offending-frame lines
+  bool has_fail_above = false;  // --fail-above PCT[,MIN]: the regression gate
+  double fail_above_pct = 0.0;  // finite, >= 0
+  double fail_above_min = 0.0;  // finite, >= 0
+  std::string fail_above_text;  // as typed, for the offending-frame lines
   MatchMode match = MatchMode::kExact;
-  std::string export_path;           // --export FILE ("" = none); ends in .csv or .jsonl
+  std::string export_path;                     // --export FILE ("" = none); ends in .csv or .jsonl
   DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
-  std::string html_path;             // --html FILE ("" = none): the interactive page (§11.12)
-  std::string speedscope_path;       // --speedscope FILE ("" = none), not with a diff (§11.12)
-  MergeMode merge = MergeMode::kNone;          // --merge[=stats|sum]
-  std::string file;                            // the first FILE
-  std::vector<std::string> files;              // every FILE, in order (one unless --merge)
+  std::string html_path;               // --html FILE ("" = none): the interactive page (§11.12)
+  std::string speedscope_path;         // --speedscope FILE ("" = none), not with a diff (§11.12)
+  MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
+  std::string file;                    // the first FILE
+  std::vector<std::string> files;      // every FILE, in order (one unless --merge)
 };
 
 // Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the

@@ -196,11 +196,10 @@ TEST(CliArgs, UsageAndHelpText) {
   ASSERT_EQ(help.substr(0, UsageText().size()), UsageText());
   EXPECT_EQ(help[UsageText().size()], '\n');
   EXPECT_NE(help.find("\noptions:\n"), std::string::npos);
-  for (const char* option : {"-h, --help", "-l, --list", "--metrics", "--include", "--exclude",
-                             "--threshold", "--depth", "--format", "--print-sorted",
-                             "--diff-profile", "-diff", "case-insensitive", "default: 100",
-                             "tflop", "util", "--fail-above", "--match", "--export",
-                             "--demangle[={full,short}]"}) {
+  for (const char* option :
+       {"-h, --help", "-l, --list", "--metrics", "--include", "--exclude", "--threshold", "--depth",
+        "--format", "--print-sorted", "--diff-profile", "-diff", "case-insensitive", "default: 100",
+        "tflop", "util", "--fail-above", "--match", "--export", "--demangle[={full,short}]"}) {
     EXPECT_NE(help.find(option), std::string::npos) << option;
   }
   std::istringstream lines(help);
@@ -221,14 +220,13 @@ TEST(CliArgs, ExtensionsAreFullSpellingsOnly) {
   EXPECT_EQ(Parse({"--ex", "x", "f"}).exclude, "x");
   EXPECT_EQ(Parse({"--f", "function_line", "f"}).format, NameFormat::kFunctionLine);
   EXPECT_EQ(Error({"--ma", "exact", "f"}), "unrecognized arguments: --ma");
-  EXPECT_EQ(Error({"--fail", "1", "-m", "t", "-diff", "g", "f"}),
-            "unrecognized arguments: --fail");
+  EXPECT_EQ(Error({"--fail", "1", "-m", "t", "-diff", "g", "f"}), "unrecognized arguments: --fail");
   EXPECT_EQ(Error({"--exp", "a.csv", "-m", "t", "f"}), "unrecognized arguments: --exp");
 }
 
 TEST(CliArgs, FailAboveMatchExport) {
-  ViewerArgs a = Parse({"-m", "time/us", "--fail-above", "10,5e3", "--match=normalized",
-                        "--export", "out.jsonl", "-diff", "old", "new"});
+  ViewerArgs a = Parse({"-m", "time/us", "--fail-above", "10,5e3", "--match=normalized", "--export",
+                        "out.jsonl", "-diff", "old", "new"});
   EXPECT_TRUE(a.has_fail_above);
   EXPECT_EQ(a.fail_above_pct, 10);
   EXPECT_EQ(a.fail_above_min, 5000);

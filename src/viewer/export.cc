@@ -76,7 +76,6 @@ class TableWriter {
   std::string scratch_;
 };
 
-
 }  // namespace
 
 // RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled.
@@ -95,20 +94,24 @@ void AppendCsvField(std::string& out, std::string_view s) {
 
 // JSON has no NaN or infinity: both are null (pandas reads null as NaN).
 void AppendJsonNumber(std::string& out, double v) {
-  if (std::isfinite(v)) AppendShortest(out, v);
-  else out += "null";
+  if (std::isfinite(v))
+    AppendShortest(out, v);
+  else
+    out += "null";
 }
 
 // CSV: NaN is an empty field; infinities are "inf" and "-inf", as pandas reads them.
 void AppendCsvNumber(std::string& out, double v) {
   if (std::isnan(v)) return;
-  if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
-  else AppendShortest(out, v);
+  if (std::isinf(v))
+    out += v > 0 ? "inf" : "-inf";
+  else
+    AppendShortest(out, v);
 }
 
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth) {
-  PROTON_ASSIGN_OR_RETURN(std::FILE* file, OpenOutputFile(path));
+  PROTON_ASSIGN_OR_RETURN(std::FILE * file, OpenOutputFile(path));
   TableWriter writer(file, in, items, IsCsvPath(path));
   writer.Header();
   ForEachExportedRow(*in.tree, depth, [&](NodeId n, const std::vector<std::string_view>& frames) {

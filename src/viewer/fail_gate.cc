@@ -15,8 +15,7 @@ bool GrewPast(double now, double base, double pct, double min) {
   return growth > min && growth > pct / 100.0 * std::fabs(base);
 }
 
-bool ReportGateFailures(const GateInput& in,
-                        const std::function<void(std::string_view)>& write) {
+bool ReportGateFailures(const GateInput& in, const std::function<void(std::string_view)>& write) {
   constexpr size_t kChunk = size_t{1} << 16;
   std::string out;
   bool failed = false;

@@ -19,7 +19,7 @@ struct GateInput {
   std::string label;                  // the first -m item, as given
   double pct = 0.0;
   double min = 0.0;
-  std::string spec;                   // PCT[,MIN] as typed
+  std::string spec;  // PCT[,MIN] as typed
 };
 
 // Whether `now` grew from `base` past the gate. NaN on either side never fails.
@@ -29,7 +29,6 @@ bool GrewPast(double now, double base, double pct, double min);
 // depth: -d does not hide a regression), each ending in "\n", in chunks (a deep tree's lines
 // grow with the depth, like its printed lines, so they are not gathered in memory). Returns
 // whether some frame failed.
-bool ReportGateFailures(const GateInput& in,
-                        const std::function<void(std::string_view)>& write);
+bool ReportGateFailures(const GateInput& in, const std::function<void(std::string_view)>& write);
 
 }  // namespace proton::viewer

@@ -53,12 +53,9 @@ void AppendArray(std::string& out, std::string_view key, const std::vector<NodeI
 
 const char* ModeName(ReportMode mode) {
   switch (mode) {
-    case ReportMode::kDiff:
-      return "\"diff\"";
-    case ReportMode::kMerge:
-      return "\"merge\"";
-    case ReportMode::kSingle:
-      break;
+    case ReportMode::kDiff: return "\"diff\"";
+    case ReportMode::kMerge: return "\"merge\"";
+    case ReportMode::kSingle: break;
   }
   return "\"single\"";
 }
@@ -177,8 +174,7 @@ void AppendDiffArrays(std::string& out, const ReportInput& in, const std::vector
 }
 
 // A merge's spread of each item beside its median, and how many files hold each node.
-void AppendMergeArrays(std::string& out, const ReportInput& in,
-                       const std::vector<NodeId>& order) {
+void AppendMergeArrays(std::string& out, const ReportInput& in, const std::vector<NodeId>& order) {
   static constexpr std::pair<MergeStat, std::string_view> kSpread[] = {
       {MergeStat::kMin, "min"},
       {MergeStat::kMean, "mean"},

@@ -99,14 +99,19 @@ TEST(HtmlData, DiffArrays) {
 // The merge printer's columns for one item (median, min, mean, max, imbalance, argmax, by
 // node id: ROOT, b, k, a) and "files", over three files; `a` is in two of them.
 void UseMergeColumns(Fixture& f) {
-  f.print.columns = {{7, 3, 2, 4}, {6, 3, 1, 4}, {7, 3, 2, 5}, {8, 3, 3, 6},
+  f.print.columns = {{7, 3, 2, 4},           {6, 3, 1, 4}, {7, 3, 2, 5}, {8, 3, 3, 6},
                      {8.0 / 7, 1, 1.5, 1.2}, {2, 0, 1, 1}, {3, 3, 3, 2}};
-  f.print.labels = {"count (inc):median", "count (inc):min", "count (inc):mean",
-                    "count (inc):max", "count (inc):imbalance", "count (inc):argmax", "files"};
+  f.print.labels = {"count (inc):median",
+                    "count (inc):min",
+                    "count (inc):mean",
+                    "count (inc):max",
+                    "count (inc):imbalance",
+                    "count (inc):argmax",
+                    "files"};
   f.report.mode = ReportMode::kMerge;
   f.report.items = {"count"};
-  f.report.profiles = {{"r0.hatchet", &f.devices}, {"r1.hatchet", nullptr},
-                       {"r2.hatchet", nullptr}};
+  f.report.profiles = {
+      {"r0.hatchet", &f.devices}, {"r1.hatchet", nullptr}, {"r2.hatchet", nullptr}};
 }
 
 TEST(HtmlData, MergeSpreadBesideTheMedians) {

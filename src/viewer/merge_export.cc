@@ -122,12 +122,11 @@ void NodeRows(RowWriter& w, const MergedProfiles& m, const Names& names,
   }
 }
 
-
 }  // namespace
 
 Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
                         const std::vector<std::string>& items, int64_t depth) {
-  PROTON_ASSIGN_OR_RETURN(std::FILE* file, OpenOutputFile(path));
+  PROTON_ASSIGN_OR_RETURN(std::FILE * file, OpenOutputFile(path));
   RowWriter writer(file, IsCsvPath(path));
   const Names names = ColumnNames(items);
   writer.Header(names.all);

@@ -223,7 +223,6 @@ Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
   return out;
 }
 
-
 // --merge=sum: the raw metrics added up, then the ordinary steps on the one summed profile.
 Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
   MergeUnion merged;

@@ -8,18 +8,12 @@ namespace proton::viewer {
 
 const char* MergeStatSuffix(MergeStat stat) {
   switch (stat) {
-    case MergeStat::kMin:
-      return ":min";
-    case MergeStat::kMedian:
-      return ":median";
-    case MergeStat::kMean:
-      return ":mean";
-    case MergeStat::kMax:
-      return ":max";
-    case MergeStat::kImbalance:
-      return ":imbalance";
-    case MergeStat::kArgmax:
-      return ":argmax";
+    case MergeStat::kMin: return ":min";
+    case MergeStat::kMedian: return ":median";
+    case MergeStat::kMean: return ":mean";
+    case MergeStat::kMax: return ":max";
+    case MergeStat::kImbalance: return ":imbalance";
+    case MergeStat::kArgmax: return ":argmax";
   }
   return "";
 }
@@ -32,18 +26,12 @@ size_t MergePrintPosition(MergeStat stat) {
 
 double MergeStats::get(MergeStat stat) const {
   switch (stat) {
-    case MergeStat::kMin:
-      return min;
-    case MergeStat::kMedian:
-      return median;
-    case MergeStat::kMean:
-      return mean;
-    case MergeStat::kMax:
-      return max;
-    case MergeStat::kImbalance:
-      return imbalance;
-    case MergeStat::kArgmax:
-      return argmax;
+    case MergeStat::kMin: return min;
+    case MergeStat::kMedian: return median;
+    case MergeStat::kMean: return mean;
+    case MergeStat::kMax: return max;
+    case MergeStat::kImbalance: return imbalance;
+    case MergeStat::kArgmax: return argmax;
   }
   return kMissing;
 }

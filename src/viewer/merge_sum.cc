@@ -29,8 +29,7 @@ void MergeSum::AddValue(Column& c, NodeId u, const RawColumn& raw, NodeId n) {
   const ValueType t = raw.type[n];
   ValueType& now = c.type[u];
   switch (t) {
-    case ValueType::kAbsent:
-      return;
+    case ValueType::kAbsent: return;
     case ValueType::kNull:
       if (now == ValueType::kAbsent) now = ValueType::kNull;
       return;
@@ -85,23 +84,12 @@ void MergeSum::Add(const ProfileTree& tree, const std::vector<NodeId>& union_id,
 void MergeSum::SetValue(ProfileTree& tree, NodeId n, const Column& c, NodeId u) {
   if (u >= c.type.size()) return;  // the column appeared only after this node's last file
   switch (c.type[u]) {
-    case ValueType::kAbsent:
-      return;
-    case ValueType::kNull:
-      tree.SetNull(n, c.key);
-      return;
-    case ValueType::kInt:
-      tree.SetInt(n, c.key, c.ints[u]);
-      return;
-    case ValueType::kDouble:
-      tree.SetDouble(n, c.key, c.doubles[u]);
-      return;
-    case ValueType::kString:
-      tree.SetString(n, c.key, c.strings[c.string_id[u]]);
-      return;
-    default:
-      tree.SetOther(n, c.key, c.type[u]);
-      return;
+    case ValueType::kAbsent: return;
+    case ValueType::kNull: tree.SetNull(n, c.key); return;
+    case ValueType::kInt: tree.SetInt(n, c.key, c.ints[u]); return;
+    case ValueType::kDouble: tree.SetDouble(n, c.key, c.doubles[u]); return;
+    case ValueType::kString: tree.SetString(n, c.key, c.strings[c.string_id[u]]); return;
+    default: tree.SetOther(n, c.key, c.type[u]); return;
   }
 }
 

@@ -265,8 +265,8 @@ class Resolver {
     for (size_t entry_index = 0; entry_index < entries.size(); ++entry_index) {
       const auto& entry = entries[entry_index];
       if (!HasPeakFields(entry.device_type, entry.info, !columns.flops.empty())) {
-        return Status::Error("Metric util: incomplete device information for " +
-                             entry.device_type + " device " + entry.device_index);
+        return Status::Error("Metric util: incomplete device information for " + entry.device_type +
+                             " device " + entry.device_index);
       }
       peaks.bandwidth[entry_index] = PeakBandwidth(entry.device_type, entry.info);
       for (const auto& [width, index] : columns.flops) {

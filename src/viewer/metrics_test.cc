@@ -79,10 +79,8 @@ TEST(Metrics, ReferenceValues) {
   ProfileTree t = CudaTree();
   ExpectNear(Values(t, One(t, "time/s")), {0.0006144, 0.0002048, 0.0002048, 0.0002048});
   EXPECT_EQ(Values(t, One(t, "time/s"))[0], (614400 * 1e-9) / 1);
-  EXPECT_EQ(Values(t, One(t, "time/ns")),
-            (std::vector<double>{614400, 204800, 204800, 204800}));
-  EXPECT_EQ(Values(t, One(t, "avg_time/ns")),
-            (std::vector<double>{51200, 20480, 204800, 204800}));
+  EXPECT_EQ(Values(t, One(t, "time/ns")), (std::vector<double>{614400, 204800, 204800, 204800}));
+  EXPECT_EQ(Values(t, One(t, "avg_time/ns")), (std::vector<double>{51200, 20480, 204800, 204800}));
   ExpectNear(Values(t, One(t, "byte/s")), {1.953125e11, 4.8828125e11, 4.8828125e10, 4.8828125e10});
   EXPECT_EQ(Values(t, One(t, "byte/s"))[1], (1e8 / (204800 * 1e-9)) / 1);
   const std::vector<double> util = Values(t, One(t, "util"));
@@ -113,10 +111,12 @@ TEST(Metrics, Labels) {
 
 TEST(Metrics, Errors) {
   ProfileTree t = CudaTree();
-  EXPECT_EQ(Err(t, "foo"),
-            "Metric foo is not found in 'cuda.json'. Use the --list flag to list available metrics");
-  EXPECT_EQ(Err(t, "FOO"),
-            "Metric foo is not found in 'cuda.json'. Use the --list flag to list available metrics");
+  EXPECT_EQ(
+      Err(t, "foo"),
+      "Metric foo is not found in 'cuda.json'. Use the --list flag to list available metrics");
+  EXPECT_EQ(
+      Err(t, "FOO"),
+      "Metric foo is not found in 'cuda.json'. Use the --list flag to list available metrics");
   EXPECT_EQ(Err(t, "tflop16/s"),
             "Metric flops16 is not found in 'cuda.json'. Use the --list flag to list available "
             "metrics");

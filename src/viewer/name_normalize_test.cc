@@ -22,10 +22,10 @@ TEST(NormalizeName, TritonAndInductorSuffixes) {
 TEST(NormalizeName, KeepsWhatIsNotASuffix) {
   EXPECT_EQ(NormalizeName("add_kernel"), "add_kernel");
   EXPECT_EQ(NormalizeName("ROOT"), "ROOT");
-  EXPECT_EQ(NormalizeName("_0"), "_0");                // nothing would remain
-  EXPECT_EQ(NormalizeName("gemm_64x8"), "gemm_64x8");  // 'x' is not a signature letter
-  EXPECT_EQ(NormalizeName("fused_deadbee"), "fused_deadbee");    // 7 hex digits: a word
-  EXPECT_EQ(NormalizeName("f_DEADBEEF01"), "f_DEADBEEF01");      // hashes are lower case
+  EXPECT_EQ(NormalizeName("_0"), "_0");                        // nothing would remain
+  EXPECT_EQ(NormalizeName("gemm_64x8"), "gemm_64x8");          // 'x' is not a signature letter
+  EXPECT_EQ(NormalizeName("fused_deadbee"), "fused_deadbee");  // 7 hex digits: a word
+  EXPECT_EQ(NormalizeName("f_DEADBEEF01"), "f_DEADBEEF01");    // hashes are lower case
   EXPECT_EQ(NormalizeName("kernel_"), "kernel_");
   EXPECT_EQ(NormalizeName(""), "");
 }
@@ -53,13 +53,13 @@ TEST(NormalizeNames, RenamesAndResorts) {
 
 TEST(FailGate, GrewPast) {
   EXPECT_TRUE(GrewPast(111, 100, 10, 0));
-  EXPECT_FALSE(GrewPast(110, 100, 10, 0));    // by exactly PCT: not more
-  EXPECT_FALSE(GrewPast(111, 100, 10, 11));   // by exactly MIN: not more
+  EXPECT_FALSE(GrewPast(110, 100, 10, 0));   // by exactly PCT: not more
+  EXPECT_FALSE(GrewPast(111, 100, 10, 11));  // by exactly MIN: not more
   EXPECT_TRUE(GrewPast(111, 100, 10, 10.5));
-  EXPECT_FALSE(GrewPast(5, 0.5, 10, 20));     // below MIN in both: noise
-  EXPECT_TRUE(GrewPast(1, 0, 10, 0));         // from zero: any growth past MIN
-  EXPECT_FALSE(GrewPast(90, 100, 0, 0));      // shrinking never fails
-  EXPECT_TRUE(GrewPast(-5, -10, 10, 0));      // percent of |base|
+  EXPECT_FALSE(GrewPast(5, 0.5, 10, 20));  // below MIN in both: noise
+  EXPECT_TRUE(GrewPast(1, 0, 10, 0));      // from zero: any growth past MIN
+  EXPECT_FALSE(GrewPast(90, 100, 0, 0));   // shrinking never fails
+  EXPECT_TRUE(GrewPast(-5, -10, 10, 0));   // percent of |base|
   EXPECT_FALSE(GrewPast(kMissing, 1, 0, 0));
   EXPECT_FALSE(GrewPast(5, kMissing, 0, 0));
 }

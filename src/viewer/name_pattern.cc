@@ -95,11 +95,32 @@ class Translator {
     for (size_t k = 0; k < n; ++k) {
       if (!IsHex(p_[i_ + k])) return false;
       const char h = p_[i_ + k];
-      value = value * 16 + static_cast<unsigned long>(
-                               IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
+      value = value * 16 + static_cast<unsigned long>(IsDigit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
     }
     i_ += n;
     return true;
+  }
+
+  // Escapes that stand for one fixed PCRE2 text in and out of a class, or nullptr.
+  static const char* FixedEscape(char c) {
+    switch (c) {
+      case 'a': return "\\x07";
+      case 'f': return "\\f";
+      case 'n': return "\\n";
+      case 'r': return "\\r";
+      case 't': return "\\t";
+      case 'v': return "\\x0b";  // PCRE2's \v is a class
+      default: return nullptr;
+    }
+  }
+
+  // \xHH, \uHHHH, \UHHHHHHHH after the letter c was read: one Unicode scalar value.
+  Status CodePointEscape(char c) {
+    unsigned long cp = 0;
+    if (!ReadHex(c == 'x' ? 2 : c == 'u' ? 4 : 8, cp)) return Bad();
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return Bad();
+    AppendCodePoint(out_, cp);
+    return Status();
   }
 
   // A backslash escape at p_[i_] == '\\', inside or outside a character class.
@@ -108,8 +129,17 @@ class Translator {
     if (i_ >= p_.size()) return Bad();  // trailing backslash
     const char c = p_[i_++];
     item_seen_ = true;
+    if (const char* fixed = FixedEscape(c)) {
+      out_ += fixed;
+      return Status();
+    }
     switch (c) {
-      case 'd': case 'D': case 's': case 'S': case 'w': case 'W':
+      case 'd':
+      case 'D':
+      case 's':
+      case 'S':
+      case 'w':
+      case 'W':
         out_ += '\\';
         out_ += c;
         return Status();
@@ -123,28 +153,15 @@ class Translator {
         out_ += "(?:(?!\\A\\z)\\B)";
         after_b_ = true;
         return Status();
-      case 'b':
-        out_ += in_class ? "\\x08" : "\\b";
-        return Status();
+      case 'b': out_ += in_class ? "\\x08" : "\\b"; return Status();
       case 'Z':
         if (in_class) return Bad();
         out_ += "\\z";  // Python's \Z is the very end (PCRE2's \z)
         return Status();
-      case 'a': out_ += "\\x07"; return Status();
-      case 'f': out_ += "\\f"; return Status();
-      case 'n': out_ += "\\n"; return Status();
-      case 'r': out_ += "\\r"; return Status();
-      case 't': out_ += "\\t"; return Status();
-      case 'v': out_ += "\\x0b"; return Status();  // PCRE2's \v is a class
-      case 'x': case 'u': case 'U': {
-        unsigned long cp = 0;
-        if (!ReadHex(c == 'x' ? 2 : c == 'u' ? 4 : 8, cp)) return Bad();
-        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return Bad();
-        AppendCodePoint(out_, cp);
-        return Status();
-      }
-      default:
-        break;
+      case 'x':
+      case 'u':
+      case 'U': return CodePointEscape(c);
+      default: break;
     }
     if (IsDigit(c)) return Numeric(c, in_class);
     if (IsAsciiLetter(c)) return Bad();  // Python: bad escape (incl. \N without {name})
@@ -180,8 +197,8 @@ class Translator {
     }
     // Outside a class: three octal digits make an octal escape, otherwise a group number.
     if (IsOct(c) && i_ + 1 < p_.size() && IsOct(p_[i_]) && IsOct(p_[i_ + 1])) {
-      unsigned long v = static_cast<unsigned long>((c - '0') * 64 + (p_[i_] - '0') * 8 +
-                                                   (p_[i_ + 1] - '0'));
+      unsigned long v =
+          static_cast<unsigned long>((c - '0') * 64 + (p_[i_] - '0') * 8 + (p_[i_ + 1] - '0'));
       i_ += 2;
       if (v > 0377) return Bad();
       AppendCodePoint(out_, v);
@@ -353,7 +370,7 @@ class Translator {
   std::vector<std::string> names_;
   std::vector<std::string> open_names_;  // parallel to open_: the group's name or ""
   bool item_seen_ = false;
-  bool after_b_ = false;            // the last item was \B
+  bool after_b_ = false;           // the last item was \B
   bool after_quantifier_ = false;  // the last character was * + or ?
   bool comment_since_ = false;     // a (?#...) comment followed it
   bool top_alternation_ = false;
@@ -371,7 +388,7 @@ struct NamePattern::Impl {
   pcre2_match_context* match_context = nullptr;
   pcre2_jit_stack* jit_stack = nullptr;
   bool jit = false;
-  std::string quoted;                       // "--include 'P'", for error messages
+  std::string quoted;                           // "--include 'P'", for error messages
   uint64_t budget = NamePattern::kBudgetSteps;  // steps left beyond the free ones
   ~Impl() {
     if (match_data) pcre2_match_data_free(match_data);
@@ -466,8 +483,10 @@ Result<bool> NamePattern::Matches(std::string_view name) {
     reason = "too much backtracking (over " + std::to_string(kBudgetSteps) + " steps)";
   } else {
     PCRE2_UCHAR text[256];
-    if (pcre2_get_error_message(rc, text, sizeof text) < 0) reason = "error " + std::to_string(rc);
-    else reason = reinterpret_cast<const char*>(text);
+    if (pcre2_get_error_message(rc, text, sizeof text) < 0)
+      reason = "error " + std::to_string(rc);
+    else
+      reason = reinterpret_cast<const char*>(text);
   }
   return Status::Error("cannot match " + m.quoted + " against frame " + Quoted(name) + ": " +
                        reason);

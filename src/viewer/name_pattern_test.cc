@@ -68,7 +68,7 @@ TEST(NamePattern, ClassesAndEscapes) {
   EXPECT_TRUE(Match(".*phase\\b", "add_phase"));
   EXPECT_FALSE(Match(".*phase\\b", "add_phasex"));
   EXPECT_TRUE(Match("a\\Bb", "ab"));
-  EXPECT_FALSE(Match("\\B", ""));  // Python's \B never matches in an empty string
+  EXPECT_FALSE(Match("\\B", ""));    // Python's \B never matches in an empty string
   EXPECT_FALSE(Match("\\B", "ab"));  // position 0 of "ab" is a word boundary
   EXPECT_TRUE(Match("a(?#note)b", "ab"));
   EXPECT_TRUE(Match("\\.", "."));
@@ -102,7 +102,7 @@ TEST(NamePattern, GroupsQuantifiersLookaround) {
   EXPECT_FALSE(Match("add(?!_)", "add_phase"));
   EXPECT_FALSE(Match("(?<=a)b", "b"));  // nothing before position 0
   EXPECT_TRUE(Match("a(?<=a)b", "ab"));
-  EXPECT_TRUE(Match("a*+b", "aab"));  // possessive (Python 3.11)
+  EXPECT_TRUE(Match("a*+b", "aab"));     // possessive (Python 3.11)
   EXPECT_TRUE(Match("(?>a+)b", "aab"));  // atomic group (Python 3.11)
 }
 
@@ -120,11 +120,25 @@ TEST(NamePattern, Refusals) {
             "curly braces are not supported in --exclude: 'a{1,2}'");
   EXPECT_EQ(CompileError("add\""), "double quotes are not supported in --include: 'add\"'");
   EXPECT_EQ(CompileError("{}\""), "curly braces are not supported in --include: '{}\"'");
-  for (const char* bad : {"(", ")", "[", "a\\", "*a", "a**", "\\q", "\\x4", "\\u12",
-                          "(?<name>a)", "\\1", "(a\\1)", "[\\A]", "[\\8]", "(?P<1>a)",
-                          "(?P=nope)", "a(?i)b", "(?x)a", "(?)", "\\K", "\\h", "\\R", "\\Q",
-                          "\\e", "\\G", "\\N", "\\p", "\\k", "\\c", "\\g", "(?|a)", "(?R)",
-                          "(*FAIL)", "[z-a]", "\\ud800", "(?#x", "\\B*", "(?P<n>(?P=n))",
+  for (const char* bad : {"(",        ")",
+                          "[",        "a\\",
+                          "*a",       "a**",
+                          "\\q",      "\\x4",
+                          "\\u12",    "(?<name>a)",
+                          "\\1",      "(a\\1)",
+                          "[\\A]",    "[\\8]",
+                          "(?P<1>a)", "(?P=nope)",
+                          "a(?i)b",   "(?x)a",
+                          "(?)",      "\\K",
+                          "\\h",      "\\R",
+                          "\\Q",      "\\e",
+                          "\\G",      "\\N",
+                          "\\p",      "\\k",
+                          "\\c",      "\\g",
+                          "(?|a)",    "(?R)",
+                          "(*FAIL)",  "[z-a]",
+                          "\\ud800",  "(?#x",
+                          "\\B*",     "(?P<n>(?P=n))",
                           "a?(?#c)?"}) {
     EXPECT_EQ(CompileError(bad, "--exclude"),
               "invalid regular expression in --exclude: '" + std::string(bad) + "'")

@@ -25,8 +25,8 @@ TEST(NumberFormat, FixedThreeDecimals) {
   EXPECT_EQ(Fixed(0.0, 3), "0.000");
   EXPECT_EQ(Fixed(-0.0, 3), "-0.000");
   EXPECT_EQ(Fixed(-0.0001, 3), "-0.000");
-  EXPECT_EQ(Fixed(0.0005, 3), "0.001");   // 0.0005 is slightly above the half in binary
-  EXPECT_EQ(Fixed(0.0625, 3), "0.062");   // exact tie: round half to even
+  EXPECT_EQ(Fixed(0.0005, 3), "0.001");  // 0.0005 is slightly above the half in binary
+  EXPECT_EQ(Fixed(0.0625, 3), "0.062");  // exact tie: round half to even
   EXPECT_EQ(Fixed(341796874999999.938, 3), "341796874999999.938");
   EXPECT_EQ(Fixed(1e300, 3).size(), 301u + 4u);
   EXPECT_EQ(Fixed(std::numeric_limits<double>::quiet_NaN(), 3), "nan");
@@ -137,8 +137,8 @@ TEST(NumberFormat, FixedFastPathMatchesToChars) {
       }
     }
   }
-  for (double v : {0.0, -0.0, 5e-324, -5e-324, 0x1p52, 0x1p53, 1e15, 4503599627370495.5,
-                   0.0005, 0.0015, 0.0025, 1.0005, 2.675, 999.9995, 999.99949999999}) {
+  for (double v : {0.0, -0.0, 5e-324, -5e-324, 0x1p52, 0x1p53, 1e15, 4503599627370495.5, 0.0005,
+                   0.0015, 0.0025, 1.0005, 2.675, 999.9995, 999.99949999999}) {
     for (int d = 0; d <= 9; ++d) check(v, d);
   }
 }

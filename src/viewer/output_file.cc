@@ -25,7 +25,7 @@ Status CloseOutputFile(std::FILE* file, const std::string& path) {
 }
 
 Status WriteTextFile(const std::string& path, std::string_view text) {
-  PROTON_ASSIGN_OR_RETURN(std::FILE* file, OpenOutputFile(path));
+  PROTON_ASSIGN_OR_RETURN(std::FILE * file, OpenOutputFile(path));
   std::fwrite(text.data(), 1, text.size(), file);
   return CloseOutputFile(file, path);
 }

@@ -70,8 +70,9 @@ void PrintBytesWarning(OutputBuffer& out, const PrintInput& in) {
       if (!std::isnan(v) && (std::isnan(min) || v < min)) min = v;
     }
     if (min < 0) {
-      out.Write("Warning: Negative byte values detected, this is usually the result of a "
-                "datatype overflow\n\n");
+      out.Write(
+          "Warning: Negative byte values detected, this is usually the result of a "
+          "datatype overflow\n\n");
       return;
     }
   }

@@ -14,12 +14,12 @@ namespace {
 
 constexpr std::string_view kReset = "\x1b[0m";
 constexpr std::string_view kFaint = "\x1b[2m";
-constexpr std::string_view kTee = "\xe2\x94\x9c\xe2\x94\x80 ";     // "├─ "
-constexpr std::string_view kElbow = "\xe2\x94\x94\xe2\x94\x80 ";   // "└─ "
-constexpr std::string_view kPipe = "\xe2\x94\x82  ";               // "│  "
+constexpr std::string_view kTee = "\xe2\x94\x9c\xe2\x94\x80 ";    // "├─ "
+constexpr std::string_view kElbow = "\xe2\x94\x94\xe2\x94\x80 ";  // "└─ "
+constexpr std::string_view kPipe = "\xe2\x94\x82  ";              // "│  "
 constexpr std::string_view kBlank = "   ";
-constexpr std::string_view kLeftMarker = " \xe2\x97\x80 ";          // " ◀ "
-constexpr std::string_view kRightMarker = " \xe2\x96\xb6 ";         // " ▶ "
+constexpr std::string_view kLeftMarker = " \xe2\x97\x80 ";   // " ◀ "
+constexpr std::string_view kRightMarker = " \xe2\x96\xb6 ";  // " ▶ "
 constexpr std::string_view kLeftMarkerColor = " \x1b[38;5;160m\xe2\x97\x80 \x1b[0m";
 constexpr std::string_view kRightMarkerColor = " \x1b[38;5;28m\xe2\x96\xb6 \x1b[0m";
 
@@ -161,8 +161,9 @@ void PrintLegend(OutputBuffer& out, const PrintInput& in) {
     AppendFixed(text, kBounds[i] * range + r.min, 2);
     text += "\n";
   }
-  text += "\nname\x1b[0m User code    \x1b[38;5;160m\xe2\x97\x80 \x1b[0m Only in left graph    "
-          "\x1b[38;5;28m\xe2\x96\xb6 \x1b[0m Only in right graph\n";
+  text +=
+      "\nname\x1b[0m User code    \x1b[38;5;160m\xe2\x97\x80 \x1b[0m Only in left graph    "
+      "\x1b[38;5;28m\xe2\x96\xb6 \x1b[0m Only in right graph\n";
   out.Write(text);
 }
 

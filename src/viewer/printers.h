@@ -16,12 +16,12 @@ namespace proton::viewer {
 enum class Side : uint8_t { kBoth = 0, kLeftOnly = 1, kRightOnly = 2 };
 
 struct PrintInput {
-  const ProfileTree* tree = nullptr;            // structure and stored names
-  std::vector<std::vector<double>> columns;     // per -m column, one value per node of tree
-  std::vector<std::string> labels;              // per column (§4.6)
-  std::vector<int> decimals;                    // per column; empty = 3 for every column
-  std::vector<Side> sides;                      // diff markers; empty when none are shown
-  std::vector<NodeId> row_order;                // --print-sorted ties; empty = tree pre-order
+  const ProfileTree* tree = nullptr;         // structure and stored names
+  std::vector<std::vector<double>> columns;  // per -m column, one value per node of tree
+  std::vector<std::string> labels;           // per column (§4.6)
+  std::vector<int> decimals;                 // per column; empty = 3 for every column
+  std::vector<Side> sides;                   // diff markers; empty when none are shown
+  std::vector<NodeId> row_order;             // --print-sorted ties; empty = tree pre-order
 };
 
 struct PrintOptions {

@@ -132,12 +132,13 @@ TEST(Printers, SingleValuedRangeUsesTheValue) {
 TEST(Printers, SortedIsStableDescendingNaNLastWithoutRoot) {
   ProfileTree t = SmallTree();
   PrintInput in = Input(t, {100, std::nan(""), 2, 2});  // ROOT, a, b, c
-  const std::string text = Capture([&](OutputBuffer& out) { PrintSorted(out, in, NameFormat::kFull); });
+  const std::string text =
+      Capture([&](OutputBuffer& out) { PrintSorted(out, in, NameFormat::kFull); });
   const std::string pad(104, ' ');
-  EXPECT_EQ(text, "Sorted kernels by metric count (inc)\n"
-                  "b" + pad + " 2.0\n" +
-                  "c" + pad + " 2.0\n" +
-                  "a" + pad + " nan\n");
+  EXPECT_EQ(text,
+            "Sorted kernels by metric count (inc)\n"
+            "b" +
+                pad + " 2.0\n" + "c" + pad + " 2.0\n" + "a" + pad + " nan\n");
 }
 
 TEST(Printers, SortedCutsAndPadsByCodePoints) {
@@ -157,12 +158,14 @@ TEST(Printers, SortedCutsAndPadsByCodePoints) {
   in.columns[0][n] = 1;
   in.columns[0][m] = 4000;
   in.labels.push_back("l");
-  const std::string text = Capture([&](OutputBuffer& out) { PrintSorted(out, in, NameFormat::kFull); });
+  const std::string text =
+      Capture([&](OutputBuffer& out) { PrintSorted(out, in, NameFormat::kFull); });
   std::string cut;
   for (int i = 0; i < 100; ++i) cut += "\xc3\xa9";
-  EXPECT_EQ(text, "Sorted kernels by metric l\n"
-                  "\xc3\xa9" + std::string(104, ' ') + " 4e+03\n" +
-                  cut + "..." + std::string(2, ' ') + " 1.0\n");
+  EXPECT_EQ(text,
+            "Sorted kernels by metric l\n"
+            "\xc3\xa9" +
+                std::string(104, ' ') + " 4e+03\n" + cut + "..." + std::string(2, ' ') + " 1.0\n");
 }
 
 TEST(Printers, NegativeBytesWarning) {

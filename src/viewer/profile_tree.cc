@@ -310,7 +310,7 @@ void ProfileTree::ComputeColumnTable() {
       }
     }
     if (!listed || col.key == "name") continue;
-    col.kind = any_other ? ColumnKind::kNonNumeric
+    col.kind = any_other    ? ColumnKind::kNonNumeric
                : any_double ? ColumnKind::kDouble
                : any_int    ? ColumnKind::kInteger
                             : ColumnKind::kEmpty;

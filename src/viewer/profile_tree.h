@@ -9,8 +9,8 @@
 // with no recursion: 100,000-level trees work everywhere (§11.4). Nothing is quadratic.
 //
 // Readers (src/format/profile_reader.h) build a tree with AddNode/Set*; PrepareProfile() then
-// applies §3.3 and computes everything else. The rest of the viewer (metrics, filters, printers) reads the tree
-// through the const accessors and attaches derived columns as ExtraColumns.
+// applies §3.3 and computes everything else. The rest of the viewer (metrics, filters, printers)
+// reads the tree through the const accessors and attaches derived columns as ExtraColumns.
 #pragma once
 
 #include <array>
@@ -69,8 +69,8 @@ struct RawColumn {
   bool inclusive = false;  // listed on the root (§3.4)
   ColumnKind kind = ColumnKind::kEmpty;
 
-  std::vector<ValueType> type;   // per node
-  std::vector<double> own;       // per node: the number, NaN when not a number or missing
+  std::vector<ValueType> type;  // per node
+  std::vector<double> own;      // per node: the number, NaN when not a number or missing
   // Per node exact value when type[n] == kInt, else 0. EMPTY (to save memory) unless some
   // integer of this column has |v| > 2^53, i.e. is not exact in `own`; use int_value().
   std::vector<int64_t> own_int;
@@ -90,13 +90,18 @@ struct RawColumn {
   NodeId first_node = kNoNode;
   uint32_t first_pos = 0;
   StringIdMap string_ids;
-  uint32_t last_string = kNoString;  // builder only: the last interned id  // builder only: interning
+  uint32_t last_string =
+      kNoString;  // builder only: the last interned id  // builder only: interning
 
   bool numeric() const { return kind == ColumnKind::kInteger || kind == ColumnKind::kDouble; }
-  bool present(NodeId n) const { return type[n] != ValueType::kAbsent && type[n] != ValueType::kNull; }
+  bool present(NodeId n) const {
+    return type[n] != ValueType::kAbsent && type[n] != ValueType::kNull;
+  }
   // Exact integer value of a kInt cell (0 otherwise).
   int64_t int_value(NodeId n) const {
-    return type[n] != ValueType::kInt ? 0 : own_int.empty() ? static_cast<int64_t>(own[n]) : own_int[n];
+    return type[n] != ValueType::kInt ? 0
+           : own_int.empty()          ? static_cast<int64_t>(own[n])
+                                      : own_int[n];
   }
   // The node's own string value, or "" when it is not a string.
   std::string_view str(NodeId n) const {
@@ -118,7 +123,7 @@ struct ExtraColumn {
 // Element 1 of the document (formats.md §2.5). A field that is absent (or has the wrong JSON
 // type) is "not present", so the metrics can report "incomplete device information".
 struct DeviceInfo {
-  std::string arch;             // a string in the file; an integer arch is kept as its decimal text
+  std::string arch;  // a string in the file; an integer arch is kept as its decimal text
   bool has_arch = false;
   double bus_width = kMissing;  // NaN when absent or not a number
   double clock_rate = kMissing;
@@ -221,16 +226,16 @@ class ProfileTree {
   std::vector<uint32_t> depth_;
   std::vector<uint64_t> name_off_;
   std::vector<uint32_t> name_len_;
-  std::vector<uint16_t> type_;      // index into types_
+  std::vector<uint16_t> type_;        // index into types_
   std::vector<uint8_t> has_metrics_;  // the node's metrics object had at least one key
-  NodeId key_node_ = kNoNode;       // node of the last Set* call, and its key counter
+  NodeId key_node_ = kNoNode;         // node of the last Set* call, and its key counter
   uint32_t key_pos_ = 0;
-  std::string names_;               // arena of all names
+  std::string names_;                                        // arena of all names
   std::vector<std::string> types_{std::string("function")};  // interned frame types
   std::vector<uint32_t> pos_hint_;  // key position -> column last seen there (fast lookup)
   // (previous key's column + 1, or 0 for a node's first key) -> the two columns last seen next
   std::vector<std::array<uint32_t, 2>> next_hint_;
-  uint32_t prev_column_ = 0;  // column of the previous key of node key_node_
+  uint32_t prev_column_ = 0;           // column of the previous key of node key_node_
   std::vector<uint64_t> child_begin_;  // size()+1 offsets into children_/sorted_children_
   std::vector<NodeId> children_;
   std::vector<NodeId> sorted_children_;

@@ -150,8 +150,8 @@ TEST(ProfileTree, FilterRecomputesInclusiveOnlyAndCarriesExtras) {
   m[Find(t, "b")] = 1;
   ASSERT_TRUE(ApplyFilter(t, FilterKind::kThreshold, m));
   EXPECT_EQ(Shape(t), "ROOT .b");
-  EXPECT_EQ(Col(t, "time (ns)").inc[0], 4);          // recomputed
-  EXPECT_EQ(t.extra_columns()[0].values[0], 15);     // carried, not recomputed
+  EXPECT_EQ(Col(t, "time (ns)").inc[0], 4);       // recomputed
+  EXPECT_EQ(t.extra_columns()[0].values[0], 15);  // carried, not recomputed
   EXPECT_EQ(t.extra_columns()[0].values[1], 12);
 }
 
@@ -182,7 +182,7 @@ TEST(ProfileTree, MergeDuplicates) {
   EXPECT_EQ(t.name(k), "k");
   EXPECT_EQ(Col(t, "time").own[k], 3);
   EXPECT_EQ(Col(t, "time").inc[k], 73);
-  EXPECT_EQ(Col(t, "f").own[k], 0.5);  // NaN-skipping sum
+  EXPECT_EQ(Col(t, "f").own[k], 0.5);    // NaN-skipping sum
   EXPECT_EQ(Col(t, "dev").str(k), "0");  // non-numeric: first
   EXPECT_EQ(t.extra_columns()[0].values[k], 3);
   EXPECT_EQ(Col(t, "time").own[t.children(k)[0]], 30);
@@ -203,7 +203,8 @@ TEST(ProfileTree, DiffUnionAndRowOrder) {
   EXPECT_EQ(Shape(u.tree), "ROOT .a ..x ..y ..z .b ..x .c");
   EXPECT_TRUE(u.sides_differ);
   std::string rows;
-  for (NodeId n : u.row_order) rows += std::string(u.tree.name(n)) + (u.left[n] == kNoNode ? "> " : " ");
+  for (NodeId n : u.row_order)
+    rows += std::string(u.tree.name(n)) + (u.left[n] == kNoNode ? "> " : " ");
   EXPECT_EQ(rows, "ROOT a x y b x z> c> ");
   const NodeId ux = 2;
   EXPECT_EQ(l.name(u.left[ux]), "x");
@@ -245,8 +246,9 @@ TEST(TreeInvariantsDeathTest, NodeWhoseParentIsNotOnThePathIsCaught) {
   t.AddNode(0, "a");
   t.AddNode(0, "b");
   t.AddNode(1, "a.child");  // node 1 is not an ancestor of node 2
-  EXPECT_DEATH(DcheckPreOrder(t), "check failed: .*node 3: its parent 1 is not an ancestor of "
-                                  "node 2 \\(ids not in pre-order\\)");
+  EXPECT_DEATH(DcheckPreOrder(t),
+               "check failed: .*node 3: its parent 1 is not an ancestor of "
+               "node 2 \\(ids not in pre-order\\)");
 }
 
 TEST(TreeInvariants, EveryEditKeepsPreOrder) {

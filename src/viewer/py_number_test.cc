@@ -30,14 +30,38 @@ TEST(PyFloat, AcceptsPythonForms) {
   const double tiny = *ParsePyFloat("-1e-400");
   EXPECT_EQ(tiny, 0.0);
   EXPECT_TRUE(std::signbit(tiny));
-  EXPECT_EQ(*ParsePyFloat("\xe2\x80\x80" "1"), 1.0);        // U+2000 EN QUAD is whitespace
+  EXPECT_EQ(*ParsePyFloat("\xe2\x80\x80"
+                          "1"),
+            1.0);                                              // U+2000 EN QUAD is whitespace
   EXPECT_EQ(*ParsePyFloat("\xe0\xa5\xa7\xe0\xa5\xa8"), 12.0);  // Devanagari digits "१२"
 }
 
 TEST(PyFloat, RejectsWhatPythonRejects) {
-  for (const char* bad : {"", " ", "x", "1__0", "_1", "1_", "1_e5", "in_f", "1_000._5", "0x10",
-                          "1e", "e5", ".", "+", "--1", "1 2", "\x1c" "1", "1\x1c", "\x7f" "1",
-                          "infinit", "nana", "1.5.", "\xff"}) {
+  for (const char* bad : {"",
+                          " ",
+                          "x",
+                          "1__0",
+                          "_1",
+                          "1_",
+                          "1_e5",
+                          "in_f",
+                          "1_000._5",
+                          "0x10",
+                          "1e",
+                          "e5",
+                          ".",
+                          "+",
+                          "--1",
+                          "1 2",
+                          "\x1c"
+                          "1",
+                          "1\x1c",
+                          "\x7f"
+                          "1",
+                          "infinit",
+                          "nana",
+                          "1.5.",
+                          "\xff"}) {
     EXPECT_FALSE(ParsePyFloat(bad).has_value()) << bad;
   }
 }
@@ -56,8 +80,8 @@ TEST(PyInt, AcceptsPythonForms) {
 }
 
 TEST(PyInt, RejectsWhatPythonRejects) {
-  for (const char* bad : {"", "1.5", "0x10", "1e5", "1__0", "_1", "1_", "+_1", "- 1", "x",
-                          ".5", "1 2", "inf"}) {
+  for (const char* bad :
+       {"", "1.5", "0x10", "1e5", "1__0", "_1", "1_", "+_1", "- 1", "x", ".5", "1 2", "inf"}) {
     EXPECT_FALSE(ParsePyInt(bad).has_value()) << bad;
   }
 }

@@ -30,7 +30,7 @@ struct ReportInput {
   std::vector<std::string> items;  // the -m items as typed, one per column
   int64_t depth = 100;             // -d: the graph draws what the tree prints
   NameFormat format = NameFormat::kFull;
-  std::vector<std::string> command;     // argv, program name first
+  std::vector<std::string> command;  // argv, program name first
   // FILE, then DIFF_PROFILE when diffing; with --merge every FILE, each with the devices it
   // lists first.
   std::vector<ReportProfile> profiles;

@@ -1,10 +1,9 @@
 // The diff union tree (§6): roots matched with each other, every other node by its
 // (name, type) path; children of matched nodes merged from the two sorted child lists
 // (linear, §12). Union ids are pre-order in sorted order, which gives the row order.
-#include "viewer/profile_tree.h"
-
 #include <algorithm>
 
+#include "viewer/profile_tree.h"
 #include "viewer/tree_invariants.h"
 
 namespace proton::viewer {
@@ -53,9 +52,12 @@ DiffUnion BuildDiffUnion(const ProfileTree& left, const ProfileTree& right) {
     size_t i = 0, j = 0;
     while (i < lk.size() || j < rk.size()) {
       int c = i == lk.size() ? 1 : j == rk.size() ? -1 : CompareKey(left, lk[i], right, rk[j]);
-      if (c < 0) kids.push_back({id, lk[i++], kNoNode});
-      else if (c > 0) kids.push_back({id, kNoNode, rk[j++]});
-      else kids.push_back({id, lk[i++], rk[j++]});
+      if (c < 0)
+        kids.push_back({id, lk[i++], kNoNode});
+      else if (c > 0)
+        kids.push_back({id, kNoNode, rk[j++]});
+      else
+        kids.push_back({id, lk[i++], rk[j++]});
     }
     for (size_t k = kids.size(); k-- > 0;) stack.push_back(kids[k]);
   }

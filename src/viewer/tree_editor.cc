@@ -83,9 +83,9 @@ class RegroupWalk {
   uint64_t EmitGroup(const Pending& pending) {
     grouping_.parent.push_back(pending.new_parent);
     const uint64_t members_begin = grouping_.members.size();
-    grouping_.members.insert(grouping_.members.end(),
-                             arena_.begin() + static_cast<ptrdiff_t>(pending.begin),
-                             arena_.begin() + static_cast<ptrdiff_t>(pending.begin + pending.length));
+    grouping_.members.insert(
+        grouping_.members.end(), arena_.begin() + static_cast<ptrdiff_t>(pending.begin),
+        arena_.begin() + static_cast<ptrdiff_t>(pending.begin + pending.length));
     grouping_.begin.push_back(grouping_.members.size());
     arena_.resize(pending.begin);
     return members_begin;
@@ -124,7 +124,8 @@ class RegroupWalk {
   // (smallest) index; groups are emitted in the order of their leaders.
   void PushMergedRuns(NodeId group) {
     order_.resize(candidates_.size());
-    for (size_t index = 0; index < order_.size(); ++index) order_[index] = static_cast<NodeId>(index);
+    for (size_t index = 0; index < order_.size(); ++index)
+      order_[index] = static_cast<NodeId>(index);
     std::stable_sort(order_.begin(), order_.end(), [&](NodeId left, NodeId right) {
       return KeyLess(old_, candidates_[left], candidates_[right]);
     });
@@ -159,8 +160,7 @@ class RegroupWalk {
 
 }  // namespace
 
-Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep,
-                             bool merge) {
+Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep, bool merge) {
   return RegroupWalk(old, keep, merge).Run();
 }
 
@@ -179,8 +179,10 @@ void MergeNumericCell(const RawColumn& old_column, const Grouping& grouping, siz
     const ValueType value_type = old_column.type[member];
     if (value_type != ValueType::kInt && value_type != ValueType::kDouble) continue;
     any_present = true;
-    if (value_type == ValueType::kInt) integer_sum += static_cast<uint64_t>(old_column.int_value(member));
-    else all_integers = false;
+    if (value_type == ValueType::kInt)
+      integer_sum += static_cast<uint64_t>(old_column.int_value(member));
+    else
+      all_integers = false;
     double_sum = NanAdd(double_sum, old_column.own[member]);
   }
   if (!any_present) {

@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <string_view>
 
 #include "format/profile_reader.h"
@@ -26,8 +26,8 @@
 #include "viewer/metrics.h"
 #include "viewer/name_normalize.h"
 #include "viewer/printers.h"
-#include "viewer/view_input.h"
 #include "viewer/speedscope.h"
+#include "viewer/view_input.h"
 
 namespace proton::viewer {
 namespace {
@@ -149,8 +149,7 @@ Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& arg
 
 }  // namespace
 
-Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color,
-                       int err_fd) {
+Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
   PROTON_ASSIGN_OR_RETURN(ViewerArgs args, ParseViewerArgs(argv));
   if (args.help) {
     OutputBuffer out(out_fd);
@@ -217,7 +216,9 @@ void UseHugePageHeap() {
   void* volatile probe = std::malloc(size_t{256} << 10);
   char* after = static_cast<char*>(::sbrk(0));
   std::free(probe);
-  if (before == reinterpret_cast<char*>(-1) || after == reinterpret_cast<char*>(-1) || after <= before) return;
+  if (before == reinterpret_cast<char*>(-1) || after == reinterpret_cast<char*>(-1) ||
+      after <= before)
+    return;
   const auto huge = uintptr_t{2} << 20;
   const auto begin = (reinterpret_cast<uintptr_t>(before) + huge - 1) & ~(huge - 1);
   const auto end = reinterpret_cast<uintptr_t>(after) & ~(huge - 1);

@@ -3,9 +3,8 @@
 #include "viewer/viewer_command.h"
 
 #include <fcntl.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <string>
@@ -14,7 +13,8 @@
 namespace proton::viewer {
 namespace {
 
-const std::string kCuda = std::string(PROTON_SOURCE_DIR) + "/tests/compat/viewer/profiles/cuda.json";
+const std::string kCuda =
+    std::string(PROTON_SOURCE_DIR) + "/tests/compat/viewer/profiles/cuda.json";
 
 TEST(ViewerOutput, FullDeviceIsAnError) {
   const int fd = ::open("/dev/full", O_WRONLY | O_CLOEXEC);

@@ -47,7 +47,8 @@ inline void ExerciseTree(viewer::ProfileTree t, const uint8_t* data, size_t size
   for (size_t i = 0; i < size && i < 64; ++i) h = (h ^ data[i]) * 1099511628211ull;
   auto matches = [&](const ProfileTree& tree, uint64_t salt) {
     std::vector<uint8_t> m(tree.size());
-    for (size_t n = 0; n < m.size(); ++n) m[n] = ((h + salt) >> (n % 61)) & 1 && (n * 7 + salt) % 3 == 0;
+    for (size_t n = 0; n < m.size(); ++n)
+      m[n] = ((h + salt) >> (n % 61)) & 1 && (n * 7 + salt) % 3 == 0;
     return m;
   };
   ExtraColumn extra{"x", std::vector<double>(t.size(), 1.0)};
@@ -61,7 +62,8 @@ inline void ExerciseTree(viewer::ProfileTree t, const uint8_t* data, size_t size
       if (kept[n]) Check(kept[copy.parent(n)] != 0);
     if (ReduceTree(copy, kept)) {
       CheckTree(copy);
-      Check(copy.extra_columns().size() == 1 && copy.extra_columns()[0].values.size() == copy.size());
+      Check(copy.extra_columns().size() == 1 &&
+            copy.extra_columns()[0].values.size() == copy.size());
       other = copy;
     }
   }

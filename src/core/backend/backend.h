@@ -19,10 +19,10 @@ struct KernelRecord {
   uint64_t correlation_id = 0;
   uint64_t start_ns = 0;
   uint64_t end_ns = 0;
-  uint32_t device_id = 0;      // CUDA ordinal in this process
+  uint32_t device_id = 0;  // CUDA ordinal in this process
   uint32_t stream_id = 0;
-  std::string_view name;       // valid only during the OnKernelRecord call
-  uint32_t graph_id = 0;       // graph exec id when the kernel ran inside a CUDA graph, else 0
+  std::string_view name;  // valid only during the OnKernelRecord call
+  uint32_t graph_id = 0;  // graph exec id when the kernel ran inside a CUDA graph, else 0
   // When graph_id != 0: the capture key passed to BackendSink::OnGraphNodeCaptured for the node
   // this kernel was cloned from, or 0 when no capture path was recorded (fallback: attribute
   // under the launch path by `name`, §3.8).
@@ -31,10 +31,10 @@ struct KernelRecord {
 
 // Static properties of one device, as written in the profile's device table.
 struct DeviceInfo {
-  std::string type = "CUDA";  // "CUDA" or "HIP"
-  std::string arch;           // "90" (major*10+minor) or "gfx942"
-  uint64_t bus_width = 0;     // bits
-  uint64_t clock_rate = 0;    // kHz
+  std::string type = "CUDA";       // "CUDA" or "HIP"
+  std::string arch;                // "90" (major*10+minor) or "gfx942"
+  uint64_t bus_width = 0;          // bits
+  uint64_t clock_rate = 0;         // kHz
   uint64_t memory_clock_rate = 0;  // kHz
   uint64_t num_sms = 0;
 };
@@ -88,8 +88,8 @@ class BackendSink {
 using TimestampFn = uint64_t (*)();
 
 // Implemented by each backend; every method is pure, so that a backend wrapping another (the
-// registry's owning CUPTI backend) cannot silently drop one. All methods run on the thread of the API call that needs them
-// (start/finalize/deactivate), never inside a vendor callback.
+// registry's owning CUPTI backend) cannot silently drop one. All methods run on the thread of the
+// API call that needs them (start/finalize/deactivate), never inside a vendor callback.
 class Backend {
  public:
   virtual ~Backend() = default;

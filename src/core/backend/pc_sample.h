@@ -12,14 +12,26 @@
 namespace proton {
 
 // The 20 PC-sampling counters, in the reference order (formats.md §2.3).
-inline constexpr std::array<std::string_view, 20> kPcSamplingNames = {
-    "num_samples",           "num_stalled_samples",      "stalled_branch_resolving",
-    "stalled_no_instruction", "stalled_short_scoreboard", "stalled_wait",
-    "stalled_long_scoreboard", "stalled_tex_throttle",   "stalled_barrier",
-    "stalled_membar",        "stalled_imc_miss",         "stalled_mio_throttle",
-    "stalled_math_pipe_throttle", "stalled_drain",       "stalled_lg_throttle",
-    "stalled_not_Selected",  "stalled_misc",             "stalled_dispatch_stall",
-    "stalled_sleeping",      "stalled_selected"};
+inline constexpr std::array<std::string_view, 20> kPcSamplingNames = {"num_samples",
+                                                                      "num_stalled_samples",
+                                                                      "stalled_branch_resolving",
+                                                                      "stalled_no_instruction",
+                                                                      "stalled_short_scoreboard",
+                                                                      "stalled_wait",
+                                                                      "stalled_long_scoreboard",
+                                                                      "stalled_tex_throttle",
+                                                                      "stalled_barrier",
+                                                                      "stalled_membar",
+                                                                      "stalled_imc_miss",
+                                                                      "stalled_mio_throttle",
+                                                                      "stalled_math_pipe_throttle",
+                                                                      "stalled_drain",
+                                                                      "stalled_lg_throttle",
+                                                                      "stalled_not_Selected",
+                                                                      "stalled_misc",
+                                                                      "stalled_dispatch_stall",
+                                                                      "stalled_sleeping",
+                                                                      "stalled_selected"};
 using PcCounters = std::array<uint64_t, 20>;
 inline constexpr size_t kPcNumSamples = 0;
 inline constexpr size_t kPcNumStalledSamples = 1;

@@ -15,8 +15,8 @@
 namespace proton {
 
 struct BackendRegistration {
-  std::string name;                                // "cupti", "fake"
-  std::function<bool()> available;                 // cheap; may dlopen the driver
+  std::string name;                 // "cupti", "fake"
+  std::function<bool()> available;  // cheap; may dlopen the driver
   std::function<std::unique_ptr<Backend>()> create;
 };
 

@@ -14,8 +14,7 @@ namespace cp = proton::cli_protocol;
 
 namespace {
 
-std::string Get(const char* (*get)(const char*), std::string_view key,
-                std::string fallback = "") {
+std::string Get(const char* (*get)(const char*), std::string_view key, std::string fallback = "") {
   const char* value = get(std::string(key).c_str());
   return value != nullptr ? std::string(value) : fallback;
 }

@@ -7,15 +7,15 @@
 namespace proton::cli {
 
 struct CliConfig {
-  bool enabled = false;        // PROTON_CLI=1
-  std::string name;            // absolute base, or "-" for stdout
-  std::string fallback_base;   // base for non-root processes when name is "-"
+  bool enabled = false;       // PROTON_CLI=1
+  std::string name;           // absolute base, or "-" for stdout
+  std::string fallback_base;  // base for non-root processes when name is "-"
   std::string context = "shadow";
   std::string data = "tree";
   std::string backend;
   std::string mode;
   std::string hook;
-  std::string target;          // "script", "pytest" or "exec"
+  std::string target;  // "script", "pytest" or "exec"
   long root_pid = -1;
   std::string run_id;
   std::string run_dir;

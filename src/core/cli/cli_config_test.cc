@@ -16,12 +16,18 @@ const char* FakeGetenv(const char* key) {
 }
 
 TEST(CliConfig, ReadsTheProtocol) {
-  g_env = {{"PROTON_CLI", "1"},           {"PROTON_CLI_NAME", "/w/out"},
-           {"PROTON_CLI_CONTEXT", "python"}, {"PROTON_CLI_DATA", "trace"},
-           {"PROTON_CLI_BACKEND", "cupti"},  {"PROTON_CLI_MODE", "pcsampling"},
-           {"PROTON_CLI_HOOK", "triton"},    {"PROTON_CLI_ROOT_PID", "1234"},
-           {"PROTON_CLI_RUN_ID", "r"},       {"PROTON_CLI_RUN_DIR", "/tmp/d"},
-           {"PROTON_CLI_TARGET", "script"},  {"PROTON_CLI_FALLBACK_BASE", "/w/proton"}};
+  g_env = {{"PROTON_CLI", "1"},
+           {"PROTON_CLI_NAME", "/w/out"},
+           {"PROTON_CLI_CONTEXT", "python"},
+           {"PROTON_CLI_DATA", "trace"},
+           {"PROTON_CLI_BACKEND", "cupti"},
+           {"PROTON_CLI_MODE", "pcsampling"},
+           {"PROTON_CLI_HOOK", "triton"},
+           {"PROTON_CLI_ROOT_PID", "1234"},
+           {"PROTON_CLI_RUN_ID", "r"},
+           {"PROTON_CLI_RUN_DIR", "/tmp/d"},
+           {"PROTON_CLI_TARGET", "script"},
+           {"PROTON_CLI_FALLBACK_BASE", "/w/proton"}};
   CliConfig c = ReadCliConfig(FakeGetenv);
   EXPECT_TRUE(c.enabled);
   EXPECT_EQ(c.name, "/w/out");

@@ -69,14 +69,11 @@ void LazyStart() {
 // Whether a Python interpreter runs in this process (its frames feed the python context).
 bool InPythonProcess() {
   using IsInitializedFn = int (*)();
-  auto is_initialized =
-      reinterpret_cast<IsInitializedFn>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
+  auto is_initialized = reinterpret_cast<IsInitializedFn>(dlsym(RTLD_DEFAULT, "Py_IsInitialized"));
   return is_initialized != nullptr && is_initialized() != 0;
 }
 
-bool IsPythonContext(const std::string& context) {
-  return AsciiLower(context) == "python";
-}
+bool IsPythonContext(const std::string& context) { return AsciiLower(context) == "python"; }
 
 // Out of memory is an error value here too (api.cc), so the program's exit status stays.
 // `on_signal`: the flush does not synchronize the device (§2.10).

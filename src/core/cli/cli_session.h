@@ -11,8 +11,8 @@
 namespace proton::cli {
 
 // Puts the process in CLI mode and installs output naming, fork handling, the atexit
-// fallback and the signal writer. Idempotent; runs when libproton.so is loaded in a process with PROTON_CLI=1.
-// Returns whether the process is in a `proton` run.
+// fallback and the signal writer. Idempotent; runs when libproton.so is loaded in a process with
+// PROTON_CLI=1. Returns whether the process is in a `proton` run.
 bool InstallCliProcess();
 
 // Starts (or joins) session 0 with the launcher's options.

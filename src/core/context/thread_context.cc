@@ -20,12 +20,11 @@ namespace {
 
 constexpr std::string_view kLaunchMetadataPrefix = "__proton_launch_metadata:";
 
-
 struct Frame {
   uint64_t scope_id;
   std::string name;
-  NodeRef node;         // the scope's node (shadow) or the captured python path (python)
-  NodeRef metric_node;  // node + state frames at enter: where the scope's metrics go
+  NodeRef node;               // the scope's node (shadow) or the captured python path (python)
+  NodeRef metric_node;        // node + state frames at enter: where the scope's metrics go
   ScopeEventRef trace_scope;  // trace sessions: the scope's CPU event
 };
 
@@ -66,7 +65,7 @@ struct alignas(64) Stack {
   // The data `data` points at (the session's current phase): a thread's context cache owns
   // the data it captures into (correlator.h, Correlator::MakeData).
   std::shared_ptr<Data> data_owner;
-  NodeRef base;  // shadow: parent of frames[0]
+  NodeRef base;                   // shadow: parent of frames[0]
   std::vector<ChildCache> cache;  // by depth
   // python: the frames of the last capture (compared by address: the provider's views are
   // stable, python_frames.h) and the node each resolved to, so that a capture descends the
@@ -175,10 +174,11 @@ NodeRef ResolveTop(Stack& stack) {
   size_t n = stack.frames.size();
   size_t i = n;
   while (i > 0 && !IsCurrent(stack, stack.frames[i - 1].node)) --i;
-  if (i == n) return n == 0 ? (IsCurrent(stack, stack.base) ? stack.base : Root(stack))
-                            : stack.frames[n - 1].node;
-  NodeRef parent = i > 0 ? stack.frames[i - 1].node
-                         : (IsCurrent(stack, stack.base) ? stack.base : Root(stack));
+  if (i == n)
+    return n == 0 ? (IsCurrent(stack, stack.base) ? stack.base : Root(stack))
+                  : stack.frames[n - 1].node;
+  NodeRef parent =
+      i > 0 ? stack.frames[i - 1].node : (IsCurrent(stack, stack.base) ? stack.base : Root(stack));
   for (; i < n; ++i) {
     stack.frames[i].node = data.Child(parent, stack.frames[i].name);
     parent = stack.frames[i].node;
@@ -258,8 +258,8 @@ NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::str
 // Trace sessions keep CPU scope events (formats.md §4.4); nothing for tree sessions.
 void TraceScopeBegin(const Stack& stack, Frame& frame) {
   if (!stack.trace) return;
-  frame.trace_scope = static_cast<TraceData*>(stack.data)
-                          ->BeginScope(TraceThreadId(), frame.name, TraceClockNs());
+  frame.trace_scope =
+      static_cast<TraceData*>(stack.data)->BeginScope(TraceThreadId(), frame.name, TraceClockNs());
 }
 
 void TraceScopeEnd(const Stack& stack, const Frame& frame) {

@@ -139,7 +139,9 @@ TEST_F(ContextTest, ScopeMetricsSumPropertiesOverwriteErrorsExact) {
   for (int i = 0; i < 2; ++i) {
     uint64_t s = NewScopeId();
     EnterScope(s, "m");
-    ASSERT_TRUE(AddMetrics(s, {{"a", 1.0}, {"p (pty)", int64_t{i}}, {"v", std::vector<double>{1, 2}}}).ok());
+    ASSERT_TRUE(
+        AddMetrics(s, {{"a", 1.0}, {"p (pty)", int64_t{i}}, {"v", std::vector<double>{1, 2}}})
+            .ok());
     ASSERT_TRUE(ExitScope(s, "m").ok());
   }
   uint64_t s = NewScopeId();

@@ -195,7 +195,7 @@ void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
 }
 
 const std::vector<std::string>* Correlator::CapturedPathLocked(uint64_t capture_key,
-                                                             int session_id) const {
+                                                               int session_id) const {
   auto it = graph_paths_.find(capture_key);
   if (it == graph_paths_.end()) return nullptr;
   for (const auto& [session, names] : it->second) {
@@ -205,7 +205,7 @@ const std::vector<std::string>* Correlator::CapturedPathLocked(uint64_t capture_
 }
 
 const std::vector<std::string>* Correlator::GraphPathLocked(const KernelRecord& record,
-                                                          int session_id) const {
+                                                            int session_id) const {
   if (record.graph_node_id != 0) {
     if (const auto* path = CapturedPathLocked(record.graph_node_id, session_id)) return path;
   }
@@ -263,15 +263,15 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
         .Uint("graph", record.graph_id)
         .Uint("node", record.graph_node_id);
   }
-  bool known = ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets,
-                                                        size_t count) {
-    if (record.start_ns >= record.end_ns) {
-      std::lock_guard<std::mutex> lock(mutex_);
-      ++counters_.incomplete;
-    } else {
-      Apply(targets, count, record);
-    }
-  });
+  bool known =
+      ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count) {
+        if (record.start_ns >= record.end_ns) {
+          std::lock_guard<std::mutex> lock(mutex_);
+          ++counters_.incomplete;
+        } else {
+          Apply(targets, count, record);
+        }
+      });
   if (!known) {
     std::lock_guard<std::mutex> lock(mutex_);
     ++counters_.unknown;
@@ -286,7 +286,7 @@ bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
     uint64_t key = id;
     while (!slot.key.compare_exchange_weak(key, kBusy, std::memory_order_acquire)) {
       if (key != kBusy && key != id) break;  // not in the ring: maybe in the map
-      key = id;  // another thread holds the slot for a moment
+      key = id;                              // another thread holds the slot for a moment
     }
     if (key == id) {
       PROTON_DCHECK(slot.count <= kInlineTargets) << "slot of launch " << id;
@@ -561,11 +561,11 @@ std::string Correlator::LossWarning() {
     if (!parts.empty()) parts += "; ";
     parts += std::to_string(n) + " " + what;
   };
-  add(c.dropped, "dropped because the activity buffers overflowed; raise PROTON_PROFILE_BUFFER_SIZE");
+  add(c.dropped,
+      "dropped because the activity buffers overflowed; raise PROTON_PROFILE_BUFFER_SIZE");
   add(c.incomplete, "incomplete (start >= end)");
   add(unexpected, "with an unknown correlation id");
-  return "[proton] warning: " + std::to_string(total) + " kernel records were lost (" + parts +
-         ")";
+  return "[proton] warning: " + std::to_string(total) + " kernel records were lost (" + parts + ")";
 }
 
 size_t Correlator::pending_entries() {

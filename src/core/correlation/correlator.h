@@ -7,8 +7,8 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <span>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -22,8 +22,8 @@ namespace proton {
 struct LossCounters {
   uint64_t dropped = 0;
   uint64_t incomplete = 0;
-  uint64_t unknown = 0;             // records whose correlation id we never stored
-  uint64_t uncorrelated_launches = 0;  // launches while no session was active (expected unknowns)
+  uint64_t unknown = 0;                  // records whose correlation id we never stored
+  uint64_t uncorrelated_launches = 0;    // launches while no session was active (expected unknowns)
   uint64_t pc_samples_unattributed = 0;  // PC-sample batches whose launch state was gone
 };
 
@@ -59,9 +59,9 @@ class Correlator : public BackendSink {
   // on the phase writer's thread or an API thread, never per launch.
   void CollectDataInFlight(std::unordered_map<const Data*, size_t>* out);
   LossCounters counters();
-  size_t pending_entries();        // tests: correlation entries alive
-  size_t heap_entries();           // tests: entries outside the preallocated ring
-  size_t captured_graph_nodes();   // tests: graph capture paths alive
+  size_t pending_entries();       // tests: correlation entries alive
+  size_t heap_entries();          // tests: entries outside the preallocated ring
+  size_t captured_graph_nodes();  // tests: graph capture paths alive
 
   // Every session's data is made here. Ring slots hold it by plain pointer, so that a launch
   // copies no shared_ptr (two reference-count cache lines per launch); in exchange, data whose
@@ -100,8 +100,8 @@ class Correlator : public BackendSink {
   struct Entry {
     std::vector<CaptureTarget> targets;
     std::vector<std::shared_ptr<Data>> owners;  // keep the targets' data alive
-    uint32_t remaining;  // 0 = unknown (graph instantiated before profiling)
-    bool capturing = false;  // made by a launch whose capture has not finished
+    uint32_t remaining;                         // 0 = unknown (graph instantiated before profiling)
+    bool capturing = false;                     // made by a launch whose capture has not finished
   };
   Slot* Ring();
   // Hands back a slot this thread holds (key kBusy) with `key`: 0 frees it, a correlation id
@@ -120,8 +120,7 @@ class Correlator : public BackendSink {
                        uint32_t expected_records);
   void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);
   // The capture path (in `session_id`) of the graph node a replayed kernel's record names.
-  const std::vector<std::string>* GraphPathLocked(const KernelRecord& record,
-                                                  int session_id) const;
+  const std::vector<std::string>* GraphPathLocked(const KernelRecord& record, int session_id) const;
   const std::vector<std::string>* CapturedPathLocked(uint64_t capture_key, int session_id) const;
   void ApplyPcSamples(const CaptureTarget* targets, size_t count,
                       std::span<const PcSample> samples);

@@ -319,7 +319,8 @@ TEST_F(CorrelatorTest, OpCarriesKernelAndMetadataMetrics) {
   EXPECT_EQ((*node)["metrics"]["count"].i, 1);
   EXPECT_EQ((*node)["metrics"]["bytes"].i, 12582912);
   EXPECT_EQ((*node)["metrics"]["flops32"].d, 1048576.0);
-  EXPECT_EQ(Count(doc, {"add_phase", "__proton_launch_metadata", "add_kernel", "reduce_kernel"}), 1);
+  EXPECT_EQ(Count(doc, {"add_phase", "__proton_launch_metadata", "add_kernel", "reduce_kernel"}),
+            1);
   EXPECT_EQ(doc.array[0]["metrics"]["flops32"].i, 0);
   EXPECT_EQ(doc.array[0]["metrics"]["bytes"].i, 0);
 }
@@ -481,10 +482,10 @@ TEST_F(CorrelatorTest, DataFinalizedWithALaunchInFlightIsRetiredThenFreed) {
   o.name = dir_ + "/s1";
   o.backend = "fake";
   int s1 = Start(o)->value();
-  uint64_t in_flight = fake_->Launch("k");  // captured into both sessions; no record yet
-  ASSERT_TRUE(Finalize(s0).ok());            // the fake flush has nothing to deliver
+  uint64_t in_flight = fake_->Launch("k");    // captured into both sessions; no record yet
+  ASSERT_TRUE(Finalize(s0).ok());             // the fake flush has nothing to deliver
   EXPECT_EQ(Correlator::retired_data(), 0u);  // this thread's context cache still owns s0's
-  fake_->LaunchAndRun("next", 1);            // refreshes the cache: s0's data retires
+  fake_->LaunchAndRun("next", 1);             // refreshes the cache: s0's data retires
   EXPECT_EQ(Correlator::retired_data(), 1u);
   correlator().FreeRetiredData();
   EXPECT_EQ(Correlator::retired_data(), 0u);

@@ -64,8 +64,8 @@ std::string_view MetricTypeName(const MetricValue& value) {
 Status AccumulateMetric(FlexMetric& metric, size_t value_id, const MetricValue& value) {
   if (metric.value.index() != value.index()) {
     return Status::Error("Metric value type mismatch for valueId " + std::to_string(value_id) +
-                             " (" + metric.name + "): current=" +
-                             std::string(MetricTypeName(metric.value)) +
+                             " (" + metric.name +
+                             "): current=" + std::string(MetricTypeName(metric.value)) +
                              ", new=" + std::string(MetricTypeName(value)),
                          ErrorKind::kRuntime);
   }

@@ -31,7 +31,8 @@ TEST(Metric, AggregationAndExactErrors) {
   EXPECT_EQ(std::get<double>(m.value), 2.0);
   Status st = AccumulateMetric(m, 0, int64_t{1});
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.message(), "Metric value type mismatch for valueId 0 (a): current=double, new=int64_t");
+  EXPECT_EQ(st.message(),
+            "Metric value type mismatch for valueId 0 (a): current=double, new=int64_t");
   EXPECT_EQ(st.kind(), ErrorKind::kRuntime);
 
   FlexMetric v{"v", MetricKind::kInclusive, std::vector<int64_t>{1, 2}};

@@ -67,8 +67,9 @@ const std::vector<FlexMetric>* TraceData::NodeMetrics(uint32_t node) const {
 }
 
 void TraceData::AddKernelLocked(uint32_t node, const KernelRecord& record) {
-  TraceEvent event{node,           record.device_id, record.stream_id, record.graph_id,
-                   record.start_ns, record.end_ns,    0,                0};
+  TraceEvent event{
+      node, record.device_id, record.stream_id, record.graph_id, record.start_ns, record.end_ns, 0,
+      0};
   auto it = launches_.find(record.correlation_id);
   if (it != launches_.end()) {
     event.launch_thread = it->second.thread;

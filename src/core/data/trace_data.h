@@ -29,7 +29,7 @@ struct ScopeEvent {
   std::string name;
   uint64_t start_ns;
   uint64_t end_ns;
-  bool open;  // not exited (yet): end_ns means nothing
+  bool open;                        // not exited (yet): end_ns means nothing
   std::vector<FlexMetric> metrics;  // in order of first addition
 };
 

@@ -21,7 +21,6 @@ struct KernelMetrics {
   bool present = false;
 };
 
-
 class TreeData : public Data {
  public:
   bool is_trace() const override { return false; }

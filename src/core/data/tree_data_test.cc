@@ -54,7 +54,8 @@ TEST(TreeData, FlexibleMetricErrorsUseValueIndex) {
   NodeRef s = data.Child(data.Root(), "s");
   ASSERT_TRUE(data.AddMetrics(s, {{"x", int64_t{1}}, {"a", 1.0}}).ok());
   Status st = data.AddMetrics(s, {{"a", int64_t{1}}});
-  EXPECT_EQ(st.message(), "Metric value type mismatch for valueId 1 (a): current=double, new=int64_t");
+  EXPECT_EQ(st.message(),
+            "Metric value type mismatch for valueId 1 (a): current=double, new=int64_t");
 }
 
 }  // namespace

@@ -178,12 +178,11 @@ void TraceWriter::CollectLanesAndTimes() {
     const TraceEvent& e = events_[i];
     kernel_order_[i] = KernelKey{e.start_ns, lanes_.Tid(KernelLane(e), e.stream_id), i};
   }
-  std::sort(kernel_order_.begin(), kernel_order_.end(),
-            [](const KernelKey& a, const KernelKey& b) {
-              if (a.tid != b.tid) return a.tid < b.tid;
-              if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
-              return a.index < b.index;
-            });
+  std::sort(kernel_order_.begin(), kernel_order_.end(), [](const KernelKey& a, const KernelKey& b) {
+    if (a.tid != b.tid) return a.tid < b.tid;
+    if (a.start_ns != b.start_ns) return a.start_ns < b.start_ns;
+    return a.index < b.index;
+  });
 }
 
 void TraceWriter::AppendTail(std::string_view ph, uint32_t tid, uint64_t ns) {

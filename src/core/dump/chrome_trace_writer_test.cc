@@ -31,8 +31,8 @@ NodeRef At(TraceData& data, const std::vector<std::string>& stack) {
   return n;
 }
 
-void AddEvent(TraceData& data, const std::vector<std::string>& stack, uint64_t start,
-              uint64_t end, uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0) {
+void AddEvent(TraceData& data, const std::vector<std::string>& stack, uint64_t start, uint64_t end,
+              uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0) {
   KernelRecord r;
   r.correlation_id = correlation;
   r.start_ns = start;
@@ -86,8 +86,8 @@ TEST_P(ChromeTraceRef, KeepsTheKernelFieldsOf36) {
     const Json& r = ref_events[i];
     std::vector<std::string> keys;
     for (const auto& [key, v] : k.object) keys.push_back(key);
-    EXPECT_EQ(keys, (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "pid", "tid",
-                                              "ts"}));
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "pid", "tid", "ts"}));
     EXPECT_EQ(k["name"].s, r["name"].s);
     EXPECT_EQ(k["ph"].s, "X");
     EXPECT_EQ(k["pid"].i, 0);
@@ -104,7 +104,8 @@ INSTANTIATE_TEST_SUITE_P(Refdata, ChromeTraceRef,
 
 TEST(ChromeTrace, EmptyTraceIsAnEmptyDocument) {
   TraceData data;
-  EXPECT_EQ(Write(data), "{\"baseTimeNanoseconds\":0,\"displayTimeUnit\":\"us\",\"traceEvents\":[]}\n");
+  EXPECT_EQ(Write(data),
+            "{\"baseTimeNanoseconds\":0,\"displayTimeUnit\":\"us\",\"traceEvents\":[]}\n");
 }
 
 // The whole layout: metadata, kernels (GPU lane, then graph lane), scope, metric event, flows.

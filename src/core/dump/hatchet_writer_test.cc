@@ -88,7 +88,7 @@ TEST(HatchetWriter, VectorMetricsAreIndentedArrays) {
   ASSERT_TRUE(data.AddMetrics(s, {{"v", std::vector<int64_t>{1, 2}}}).ok());
   std::string out = Write(data, {});
   EXPECT_NE(out.find("\"v\": [\n" + std::string(24, ' ') + "1,\n" + std::string(24, ' ') + "2\n" +
-                         std::string(20, ' ') + "]"),
+                     std::string(20, ' ') + "]"),
             std::string::npos)
       << out;
 }

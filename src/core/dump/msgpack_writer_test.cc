@@ -39,7 +39,8 @@ void BuildExample(TreeData* data) {
   data->AddKernel(leaf, r, false);
   r.end_ns = 214;
   data->AddKernel(leaf, r, false);
-  ASSERT_TRUE(data->AddMetrics(leaf, {{"bytes", int64_t{25165824}}, {"flops32", int64_t{2097152}}}).ok());
+  ASSERT_TRUE(
+      data->AddMetrics(leaf, {{"bytes", int64_t{25165824}}, {"flops32", int64_t{2097152}}}).ok());
 }
 
 TEST(MsgpackWriter, FormatsExampleBytes) {
@@ -61,8 +62,15 @@ TEST(MsgpackWriter, OursAddsFlexiblePlaceholdersAfterCountInNameOrder) {
   std::string out;
   data.WithLock([&] { WriteHatchetMsgpack(data, devices, WriteOptions{}, out); });
   // ROOT metrics: map of 4: time (ns) 0, count 0, bytes 0, flops32 0.
-  std::string expect_root = "a76d657472696373" "84" "a974696d6520286e732900" "a5636f756e7400"
-                            "a56279746573" "00" "a7666c6f70733332" "00";
+  std::string expect_root =
+      "a76d657472696373"
+      "84"
+      "a974696d6520286e732900"
+      "a5636f756e7400"
+      "a56279746573"
+      "00"
+      "a7666c6f70733332"
+      "00";
   EXPECT_NE(Hex(out).find(expect_root), std::string::npos) << Hex(out);
 }
 
@@ -103,9 +111,18 @@ TEST(MsgpackWriter, VectorsAndNegativeValues) {
   std::string out;
   data.WithLock([&] { WriteHatchetMsgpack(data, {}, WriteOptions{}, out); });
   std::string hex = Hex(out);
-  EXPECT_NE(hex.find("a36e6567" "fb"), std::string::npos);          // neg: -5 fixint
-  EXPECT_NE(hex.find("a176" "92" "01" "ff"), std::string::npos);     // v: [1, -1]
-  EXPECT_NE(hex.find("a177" "91" "cb3fe0000000000000"), std::string::npos);  // w: [0.5]
+  EXPECT_NE(hex.find("a36e6567"
+                     "fb"),
+            std::string::npos);  // neg: -5 fixint
+  EXPECT_NE(hex.find("a176"
+                     "92"
+                     "01"
+                     "ff"),
+            std::string::npos);  // v: [1, -1]
+  EXPECT_NE(hex.find("a177"
+                     "91"
+                     "cb3fe0000000000000"),
+            std::string::npos);                 // w: [0.5]
   EXPECT_EQ(hex.substr(hex.size() - 2), "80");  // empty device table
 }
 

@@ -118,9 +118,9 @@ Status OutputFile::LinkUnnamed() {
 Status OutputFile::Write(std::string_view bytes) {
   if (!error_.ok() || fd_ < 0) return error_;
   Status st = WriteAll(fd_, bytes);
-  if (!st.ok()) error_ = stdout_ ? Status::Error("cannot write to stdout: " + st.message(),
-                                                 ErrorKind::kRuntime)
-                                 : CannotWrite(path_, st.message());
+  if (!st.ok())
+    error_ = stdout_ ? Status::Error("cannot write to stdout: " + st.message(), ErrorKind::kRuntime)
+                     : CannotWrite(path_, st.message());
   return error_;
 }
 

@@ -38,8 +38,8 @@ class OutputFile {
   Status LinkUnnamed();
 
   std::string path_;
-  std::string base_;   // the target's file name inside dir_fd_
-  std::string temp_;   // the hidden temporary name; empty while the file is unnamed
+  std::string base_;  // the target's file name inside dir_fd_
+  std::string temp_;  // the hidden temporary name; empty while the file is unnamed
   int dir_fd_ = -1;
   int fd_ = -1;
   bool stdout_ = false;

@@ -12,7 +12,7 @@
 namespace proton {
 
 struct ModeSpec {
-  std::string name;                          // "" = kernel activity only
+  std::string name;  // "" = kernel activity only
   std::map<std::string, std::string> options;
 };
 

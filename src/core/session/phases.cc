@@ -91,7 +91,8 @@ std::vector<std::pair<int, Data*>> PhaseSet::SealedIncomplete() const {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::pair<int, Data*>> out;
   for (const auto& [number, phase] : phases_) {
-    if (number < current_ && !phase.complete && phase.data) out.emplace_back(number, phase.data.get());
+    if (number < current_ && !phase.complete && phase.data)
+      out.emplace_back(number, phase.data.get());
   }
   return out;
 }

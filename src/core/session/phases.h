@@ -53,7 +53,7 @@ class PhaseSet {
   struct Phase {
     std::shared_ptr<Data> data;  // null once written or cleared
     bool complete = false;
-    bool write_failed = false;   // left for finalize
+    bool write_failed = false;  // left for finalize
   };
   Phase* FindLocked(int phase);
   // Debug builds: the current phase holds data and is not complete, no phase lies beyond it,

@@ -87,11 +87,11 @@ class PhaseTest : public testing::Test {
 
 TEST_F(PhaseTest, LateRecordsLandInTheirLaunchPhase) {
   int s = StartFake("late");
-  Scoped("step", "k", 2);                      // phase 0, records queued
+  Scoped("step", "k", 2);  // phase 0, records queued
   EXPECT_EQ(Advanced(s), 1);
-  Scoped("step", "k", 3);                      // phase 1
+  Scoped("step", "k", 3);  // phase 1
   EXPECT_EQ(Advanced(s), 2);
-  fake_->CompleteBuffer({4, 3, 2, 1, 0});      // phase 1's records first, all after two advances
+  fake_->CompleteBuffer({4, 3, 2, 1, 0});  // phase 1's records first, all after two advances
   EXPECT_EQ(CountAt(s, 0, {"step", "k"}), 2);
   EXPECT_EQ(CountAt(s, 1, {"step", "k"}), 3);
   EXPECT_EQ(CountAt(s, 2, {"step", "k"}), -1);  // the current phase has nothing yet
@@ -102,14 +102,14 @@ TEST_F(PhaseTest, CompletionWaitsForTheLastRecordOfThePhase) {
   Scoped("a", "k", 2);
   EXPECT_FALSE(Complete(s, 0));  // the current phase is never complete
   ASSERT_EQ(Advanced(s), 1);
-  fake_->CompleteBuffer({0});             // one of phase 0's two records
+  fake_->CompleteBuffer({0});  // one of phase 0's two records
   EXPECT_FALSE(Complete(s, 0));
   fake_->CompleteBuffer();
   EXPECT_TRUE(Complete(s, 0));
   EXPECT_FALSE(Complete(s, 1));
-  EXPECT_FALSE(Complete(s, 7));   // never existed
+  EXPECT_FALSE(Complete(s, 7));  // never existed
   ASSERT_EQ(Advanced(s), 2);
-  EXPECT_TRUE(Complete(s, 1));    // launched nothing: complete once sealed
+  EXPECT_TRUE(Complete(s, 1));  // launched nothing: complete once sealed
 }
 
 TEST_F(PhaseTest, DeactivateWithFlushingCompletesEverySealedPhase) {
@@ -169,7 +169,7 @@ TEST_F(PhaseTest, GetAndClearPerPhase) {
   ASSERT_TRUE(Clear(s, 2, /*clear_up_to_phase=*/true).ok());
   EXPECT_FALSE(GetJson(s, 1).ok());
   EXPECT_EQ(CountAt(s, 2, {"c", "k"}), -1);  // the current phase restarts empty...
-  Scoped("d", "k", 1);                        // ...and keeps recording
+  Scoped("d", "k", 1);                       // ...and keeps recording
   fake_->CompleteBuffer();
   EXPECT_EQ(CountAt(s, 2, {"d", "k"}), 1);
 }

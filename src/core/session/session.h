@@ -35,8 +35,8 @@ class Session {
         main_top(PackNode(phases.Current()->Root())) {}
 
   const int id;
-  const std::string name;     // as given; "" or "-" = standard output
-  const bool default_name;    // name=None: the rank suffix may apply (§1.2)
+  const std::string name;   // as given; "" or "-" = standard output
+  const bool default_name;  // name=None: the rank suffix may apply (§1.2)
   const ContextKind context;
   PhaseSet phases;
   // The current phase's data: where new launches and scopes go.

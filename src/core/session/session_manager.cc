@@ -121,7 +121,7 @@ namespace {
 struct CheckedStartOptions {
   std::string backend;  // lower-cased; "cupti" when unset
   ContextKind context = ContextKind::kShadow;
-  bool trace = false;   // data="trace"; otherwise data="tree"
+  bool trace = false;  // data="trace"; otherwise data="tree"
   ModeSpec mode;
   std::string flush_format;  // periodic_flushing only: the format each phase is written in
 };
@@ -181,8 +181,7 @@ PhaseSet::DataFactory MakeDataFactory(bool trace, bool pc_sampling) {
 }  // namespace
 
 Status SessionManager::ReactivateLocked(Session& session, const std::string& backend,
-                                        const std::string& mode, bool cli_start,
-                                        bool scopes_only) {
+                                        const std::string& mode, bool cli_start, bool scopes_only) {
   // A CLI session started lazily (scopes only) gets its backend from the injection's start.
   if (cli_start && !scopes_only && backend_ == nullptr) {
     PROTON_RETURN_IF_ERROR(StartBackendLocked(backend, mode, cli_start));
@@ -246,9 +245,9 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
 
 Status SessionManager::CheckCliSession(std::optional<int> session, const char* what) {
   if (!g_cli_mode.load() || !session.has_value() || *session == 0) return Status();
-  return Status::Error(std::string("Only one session can be ") + what +
-                           " when running from the command line.",
-                       ErrorKind::kValue);
+  return Status::Error(
+      std::string("Only one session can be ") + what + " when running from the command line.",
+      ErrorKind::kValue);
 }
 
 std::vector<std::shared_ptr<Session>> SessionManager::TargetsLocked(std::optional<int> session,
@@ -315,7 +314,6 @@ DeviceTable SessionManager::DevicesForLocked(Data& data) {
   }
   return table;
 }
-
 
 Status SessionManager::WriteSessionLocked(Session& session, std::string_view format) {
   // A session that advanced phases writes each phase still in memory as a part file (§3.11).

@@ -1,10 +1,10 @@
 // SessionManager's phase calls and the phase writer's work (profiler.md §1.7, §3.11, §5.14).
 // Completion is exact: a sealed phase is complete once no launch captured into its data still
 // waits for a record (Correlator::CollectDataInFlight), whatever order records arrive in.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <atomic>
 #include <unordered_map>
 
 #include "core/config/config.h"
@@ -33,8 +33,8 @@ void WritePart(const PartJob& job) {
   std::string path = OutputPathFor(PartName(base, job.phase), s.flush_format, s.default_name);
   auto begin = std::chrono::steady_clock::now();
   Status st = WriteDataFile(*job.data, job.devices, path, s.flush_format, /*pretty=*/false);
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin)
-                  .count();
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   if (!st.ok()) {
     std::fprintf(stderr, "[proton] error: phase %d of session %d not written: %s\n", job.phase,
                  s.id, st.message().c_str());

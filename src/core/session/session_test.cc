@@ -267,7 +267,7 @@ TEST_F(SessionTest, BackendStartFailureRaisesInApiMode) {
   EXPECT_EQ(r.status().kind(), ErrorKind::kRuntime);
   EXPECT_EQ(err, "");
   EXPECT_FALSE(ProfilingOn());
-  EXPECT_EQ(StartOk(Named("after")), 0);  // the refused start took no session id
+  EXPECT_EQ(StartOk(Named("after")), 0);                  // the refused start took no session id
   EXPECT_FALSE(SessionManager::Get().backend_running());  // default backend: no driver here
 }
 
@@ -350,9 +350,18 @@ TEST_F(SessionTest, CliLazyStartFromStateMetricsAndOps) {
   std::string name = dir_ + "/lazy";
   g_lazy_name = &name;
   const std::vector<std::function<void()>> first_calls = {
-      [] { EnterState("s"); ExitState(); },
-      [] { (void)AddMetrics(NewScopeId(), {{"m", MetricValue{int64_t{1}}}}); },
-      [] { uint64_t op = NewScopeId(); EnterOp(op, "op"); ExitOp(op); },
+      [] {
+        EnterState("s");
+        ExitState();
+      },
+      [] {
+        (void)AddMetrics(NewScopeId(), {{"m", MetricValue{int64_t{1}}}});
+      },
+      [] {
+        uint64_t op = NewScopeId();
+        EnterOp(op, "op");
+        ExitOp(op);
+      },
   };
   for (const auto& call : first_calls) {
     test::ResetCore();

@@ -1,7 +1,6 @@
 // Writing data objects; see write_data.h.
 #include "core/session/write_data.h"
 
-
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
 #include "core/dump/chrome_trace_writer.h"
@@ -37,8 +36,8 @@ Status CheckFormatForData(const Data& data, const std::string& format) {
   return Status();
 }
 
-Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format,
-                     bool pretty, std::string& out, const ChunkSink* sink) {
+Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format, bool pretty,
+                     std::string& out, const ChunkSink* sink) {
   if (format == "chrome_trace") {
     if (!data.is_trace()) return RuntimeError("Output format not supported");
     data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out, sink); });

@@ -20,8 +20,8 @@ Status CheckFormatForData(const Data& data, const std::string& format);
 
 // Appends `data` in `format` to `out`, or streams it in chunks to `sink` when given. `pretty`
 // false: compact JSON for .hatchet (part files written during the run, formats.md §5).
-Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format,
-                     bool pretty, std::string& out, const ChunkSink* sink = nullptr);
+Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format, bool pretty,
+                     std::string& out, const ChunkSink* sink = nullptr);
 
 // Writes `data` to `path` ("-" = standard output) atomically.
 Status WriteDataFile(Data& data, const DeviceTable& devices, const std::string& path,

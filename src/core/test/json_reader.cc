@@ -22,8 +22,8 @@ class Parser {
 
  private:
   void Ws() {
-    while (pos_ < t_.size() && (t_[pos_] == ' ' || t_[pos_] == '\n' || t_[pos_] == '\t' ||
-                                t_[pos_] == '\r'))
+    while (pos_ < t_.size() &&
+           (t_[pos_] == ' ' || t_[pos_] == '\n' || t_[pos_] == '\t' || t_[pos_] == '\r'))
       ++pos_;
   }
   bool Lit(std::string_view w) {
@@ -48,7 +48,8 @@ class Parser {
         case 'b': out->push_back('\b'); break;
         case 'f': out->push_back('\f'); break;
         case 'u': {
-          unsigned v = static_cast<unsigned>(std::strtoul(std::string(t_.substr(pos_, 4)).c_str(), nullptr, 16));
+          unsigned v = static_cast<unsigned>(
+              std::strtoul(std::string(t_.substr(pos_, 4)).c_str(), nullptr, 16));
           pos_ += 4;
           if (v < 0x80) {
             out->push_back(static_cast<char>(v));
@@ -119,7 +120,8 @@ class Parser {
   bool Number(Json* out) {
     size_t start = pos_;
     bool is_double = false;
-    while (pos_ < t_.size() && std::string_view("+-0123456789.eE").find(t_[pos_]) != std::string_view::npos) {
+    while (pos_ < t_.size() &&
+           std::string_view("+-0123456789.eE").find(t_[pos_]) != std::string_view::npos) {
       if (t_[pos_] == '.' || t_[pos_] == 'e' || t_[pos_] == 'E') is_double = true;
       ++pos_;
     }

@@ -77,7 +77,8 @@ Metrics ParseMetrics(const Json& list) {
       out.emplace_back(name, x);
     } else {
       std::vector<double> x;
-      for (const Json& e : v["vd"].array) x.push_back(e.type == Json::Type::kInt ? double(e.i) : e.d);
+      for (const Json& e : v["vd"].array)
+        x.push_back(e.type == Json::Type::kInt ? double(e.i) : e.d);
       out.emplace_back(name, x);
     }
   }
@@ -89,9 +90,7 @@ std::optional<int> OptInt(const Json& v) {
   return static_cast<int>(v.i);
 }
 
-bool IsSinkEvent(const std::string& ev) {
-  return ev == "record" || ev == "buffer" || ev == "lost";
-}
+bool IsSinkEvent(const std::string& ev) { return ev == "record" || ev == "buffer" || ev == "lost"; }
 
 // A "pc_samples" line (Correlator::OnPcSamples): sample k is f<k>, s<k> and c<k>.
 void ReplayPcSamples(BackendSink& sink, const Json& e) {

@@ -24,7 +24,8 @@ void Workload(const std::string& dir) {
   int s1 = Start(o)->value();
   uint64_t a = NewScopeId();
   EnterScope(a, "add_phase");
-  ASSERT_TRUE(AddMetrics(a, {{"flops16", int64_t{7}}, {"v", std::vector<double>{0.5, 1}},
+  ASSERT_TRUE(AddMetrics(a, {{"flops16", int64_t{7}},
+                             {"v", std::vector<double>{0.5, 1}},
                              {"ex (exc)", int64_t{-3}}})
                   .ok());
   EnterState("__proton_launch_metadata:add_kernel");

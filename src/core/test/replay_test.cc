@@ -159,8 +159,7 @@ TEST_F(ReplayTest, WorkloadTraceMatchesRefTrace) {
   }
   int64_t gpu_lane = -1;  // the tid of "GPU Stream 7"
   for (const Json& e : ours["traceEvents"].array) {
-    if (e["ph"].s == "M" && e["name"].s == "thread_name" &&
-        e["args"]["name"].s == "GPU Stream 7") {
+    if (e["ph"].s == "M" && e["name"].s == "thread_name" && e["args"]["name"].s == "GPU Stream 7") {
       gpu_lane = e["tid"].i;
     }
   }
@@ -170,8 +169,8 @@ TEST_F(ReplayTest, WorkloadTraceMatchesRefTrace) {
     our_stacks.push_back(s);
     std::vector<std::string> keys;
     for (const auto& [k, v] : e.object) keys.push_back(k);
-    EXPECT_EQ(keys, (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "pid", "tid",
-                                              "ts"}));
+    EXPECT_EQ(keys,
+              (std::vector<std::string>{"args", "cat", "dur", "name", "ph", "pid", "tid", "ts"}));
     EXPECT_EQ(e["tid"].i, gpu_lane);
   }
   EXPECT_EQ(events.size(), 46u);
@@ -185,7 +184,8 @@ TEST_F(ReplayTest, FeatureScopeMetricsMatchesRef) {
   std::string k1 = KernelName(ref, "execute_kernel__5x_cublas");
   std::string k2 = KernelName(ref, "split_k_kernel__5x_cublas");
   int id = StartFake();
-  uint64_t c = Enter("custom", {{"flops16", 1000.0}, {"my_metric", int64_t{3}}, {"ex (exc)", int64_t{7}}});
+  uint64_t c =
+      Enter("custom", {{"flops16", 1000.0}, {"my_metric", int64_t{3}}, {"ex (exc)", int64_t{7}}});
   Run(k1);
   Run(k2);
   Exit(c, "custom");

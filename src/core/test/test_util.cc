@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <functional>
 
+#include "core/data/tree_data.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
-#include "core/data/tree_data.h"
 #include "proton/proton.h"
 
 namespace proton::test {
@@ -48,7 +48,9 @@ Json SessionJson(int session) {
   return text.ok() ? ParseOrDie(*text) : Json{};
 }
 
-std::string RefPath(const std::string& file) { return std::string(PROTON_REFDATA_DIR) + "/" + file; }
+std::string RefPath(const std::string& file) {
+  return std::string(PROTON_REFDATA_DIR) + "/" + file;
+}
 
 std::string TempDir() {
   static std::atomic<int> n{0};
@@ -89,8 +91,7 @@ void AddPcCounters(const Json& metrics, NodeRef ref, TreeData* data) {
 // The metrics not made by kernels or PC sampling: inclusive when ROOT has them too.
 void AddRawMetrics(const Json& metrics, const Json& root_metrics, NodeRef ref, TreeData* data) {
   for (const auto& [name, json_value] : metrics.object) {
-    if (name == "count" || name == "time (ns)" || name == "device_id" ||
-        name == "device_type" ||
+    if (name == "count" || name == "time (ns)" || name == "device_id" || name == "device_type" ||
         std::find(kPcSamplingNames.begin(), kPcSamplingNames.end(), name) !=
             kPcSamplingNames.end()) {
       continue;

@@ -28,6 +28,6 @@ const Json* NodeAt(const Json& doc, const std::vector<std::string>& path);
 // data.get of a session, parsed.
 Json SessionJson(int session);
 std::string RefPath(const std::string& file);  // tests/refdata/<file>
-std::string TempDir();                          // a fresh directory for this test
+std::string TempDir();                         // a fresh directory for this test
 
 }  // namespace proton::test

@@ -50,7 +50,7 @@ double ThreadCpuNs() {
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
 }
-double g_last_cpu_ns = 0;  // CPU ns per launch of the last LaunchLoopNs
+double g_last_cpu_ns = 0;       // CPU ns per launch of the last LaunchLoopNs
 std::vector<char> g_pollution;  // written between launches (see the usage above)
 
 void Pollute() {
@@ -74,7 +74,8 @@ double LaunchLoopNs(uint32_t first_id, int n) {
 void QueueRecords(uint32_t first_id, int n) {
   for (int i = 0; i < n; ++i) {
     uint32_t id = first_id + static_cast<uint32_t>(i);
-    fake::Fake().pending.push_back({fake::MakeKernel(id, 1000u * id, 1000u * id + 700, kKernel), 0});
+    fake::Fake().pending.push_back(
+        {fake::MakeKernel(id, 1000u * id, 1000u * id + 700, kKernel), 0});
   }
 }
 
@@ -122,12 +123,12 @@ int main(int argc, char** argv) {
                 "writing the other memory", (ThreadCpuNs() - cpu0) / n);
   }
   // Route the core's "cupti" backend to the real CuptiBackend over the fake tables.
-  proton::RegisterBackend(proton::BackendRegistration{
-      "cupti", [] { return true; },
-      [] {
-        return std::unique_ptr<proton::Backend>(
-            new CuptiBackend(fake::FakeDriverApi(), fake::FakeCuptiApi()));
-      }});
+  proton::RegisterBackend(proton::BackendRegistration{"cupti", [] { return true; },
+                                                      [] {
+                                                        return std::unique_ptr<proton::Backend>(
+                                                            new CuptiBackend(fake::FakeDriverApi(),
+                                                                             fake::FakeCuptiApi()));
+                                                      }});
   if (Wanted("none")) {
     fake::ResetFake();  // no subscriber: EmitLaunch finds no callback
     LaunchLoopNs(1, 1000);

@@ -129,9 +129,8 @@ size_t ActivityBuffers::TakeDropped() {
 CUptiResult ActivityBuffers::NextRecord(uint8_t* buffer, size_t valid_size,
                                         CUpti_Activity** record) {
   if (buffer == nullptr || record == nullptr) return CUPTI_ERROR_INVALID_PARAMETER;
-  uint8_t* next = *record == nullptr
-                      ? buffer
-                      : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
+  uint8_t* next =
+      *record == nullptr ? buffer : reinterpret_cast<uint8_t*>(*record) + sizeof(KernelActivity);
   if (next + sizeof(KernelActivity) > buffer + valid_size) return CUPTI_ERROR_MAX_LIMIT_REACHED;
   *record = reinterpret_cast<CUpti_Activity*>(next);
   return CUPTI_SUCCESS;

@@ -10,6 +10,7 @@
 // fake CUPTI delivers that to its subscriber (fakecupti_driver_teardown).
 #include <cuda.h>
 #include <dlfcn.h>
+
 #include <cstdio>
 #include <cstdlib>
 extern "C" {
@@ -34,9 +35,18 @@ CUresult cuInit(unsigned int) {
   }
   return CUDA_SUCCESS;
 }
-CUresult cuDriverGetVersion(int* v) { *v = 13000; return CUDA_SUCCESS; }
-CUresult cuGetErrorName(CUresult, const char** s) { *s = "CUDA_ERROR_X"; return CUDA_SUCCESS; }
-CUresult cuDeviceGetCount(int* c) { *c = g_init ? 1 : 0; return g_init ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED; }
+CUresult cuDriverGetVersion(int* v) {
+  *v = 13000;
+  return CUDA_SUCCESS;
+}
+CUresult cuGetErrorName(CUresult, const char** s) {
+  *s = "CUDA_ERROR_X";
+  return CUDA_SUCCESS;
+}
+CUresult cuDeviceGetCount(int* c) {
+  *c = g_init ? 1 : 0;
+  return g_init ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
+}
 CUresult cuDeviceGet(CUdevice* d, int o) {
   if (!g_init) return CUDA_ERROR_NOT_INITIALIZED;
   if (o != 0) return CUDA_ERROR_INVALID_DEVICE;  // one device, as cuDeviceGetCount says
@@ -52,14 +62,17 @@ CUresult cuDeviceGetAttribute(int* v, CUdevice_attribute attribute, CUdevice dev
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *v = 9; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *v = 0; break;
     case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *v = 132; break;
-    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1980000; break;          // kHz
-    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 3201000; break;   // kHz
+    case CU_DEVICE_ATTRIBUTE_CLOCK_RATE: *v = 1980000; break;            // kHz
+    case CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE: *v = 3201000; break;     // kHz
     case CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH: *v = 6016; break;  // bits
     default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
 }
 CUresult cuCtxPushCurrent_v2(CUcontext) { return CUDA_SUCCESS; }
-CUresult cuCtxPopCurrent_v2(CUcontext* c) { *c = nullptr; return CUDA_SUCCESS; }
+CUresult cuCtxPopCurrent_v2(CUcontext* c) {
+  *c = nullptr;
+  return CUDA_SUCCESS;
+}
 CUresult cuCtxSynchronize() { return CUDA_SUCCESS; }
 }

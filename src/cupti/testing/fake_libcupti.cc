@@ -111,8 +111,8 @@ void EmitKernelLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, const
   callback(g_userdata.load(), CUPTI_CB_DOMAIN_DRIVER_API, kId, &data);
 }
 
-KernelActivity KernelRecord(CUpti_ActivityKind kind, uint32_t correlation_id,
-                            const char* symbol, uint64_t duration_ns, uint32_t stream) {
+KernelActivity KernelRecord(CUpti_ActivityKind kind, uint32_t correlation_id, const char* symbol,
+                            uint64_t duration_ns, uint32_t stream) {
   KernelActivity record;
   std::memset(&record, 0, sizeof(record));
   uint64_t start = g_gpu_clock.fetch_add(duration_ns + kLaunchGapNs);
@@ -139,7 +139,10 @@ void CuptiExitCleanup() {
 }  // namespace
 
 extern "C" {
-CUptiResult cuptiGetVersion(uint32_t* v) { *v = 130001; return CUPTI_SUCCESS; }
+CUptiResult cuptiGetVersion(uint32_t* v) {
+  *v = 130001;
+  return CUPTI_SUCCESS;
+}
 CUptiResult cuptiGetResultString(CUptiResult, const char** s) {
   *s = "CUPTI_X";
   return CUPTI_SUCCESS;
@@ -218,9 +221,18 @@ CUptiResult cuptiGetTimestamp(uint64_t* timestamp) {
   *timestamp = g_gpu_clock.load();
   return CUPTI_SUCCESS;
 }
-CUptiResult cuptiGetGraphId(CUgraph, uint32_t* i) { *i = 0; return CUPTI_SUCCESS; }
-CUptiResult cuptiGetGraphExecId(CUgraphExec, uint32_t* i) { *i = 0; return CUPTI_SUCCESS; }
-CUptiResult cuptiGetGraphNodeId(CUgraphNode, uint64_t* i) { *i = 0; return CUPTI_SUCCESS; }
+CUptiResult cuptiGetGraphId(CUgraph, uint32_t* i) {
+  *i = 0;
+  return CUPTI_SUCCESS;
+}
+CUptiResult cuptiGetGraphExecId(CUgraphExec, uint32_t* i) {
+  *i = 0;
+  return CUPTI_SUCCESS;
+}
+CUptiResult cuptiGetGraphNodeId(CUgraphNode, uint64_t* i) {
+  *i = 0;
+  return CUPTI_SUCCESS;
+}
 CUptiResult cuptiFinalize() {
   g_state->enabled_kinds = 0;  // uses CUPTI's state: freed after its exit cleanup
   g_state->kernel_kind = CUPTI_ACTIVITY_KIND_INVALID;
@@ -240,8 +252,8 @@ __attribute__((visibility("default"))) uint32_t fakecupti_launch(const char* nam
   EmitKernelLaunch(CUPTI_API_ENTER, correlation_id, symbol, stream);
   EmitKernelLaunch(CUPTI_API_EXIT, correlation_id, symbol, stream);
   // The record exists once the kernel ran, after the launch returned.
-  CUpti_ActivityKind kind = g_state != nullptr ? g_state->kernel_kind.load()
-                                                : CUPTI_ACTIVITY_KIND_INVALID;
+  CUpti_ActivityKind kind =
+      g_state != nullptr ? g_state->kernel_kind.load() : CUPTI_ACTIVITY_KIND_INVALID;
   if (kind != CUPTI_ACTIVITY_KIND_INVALID) {
     g_state->buffers.Append(KernelRecord(kind, correlation_id, symbol, duration_ns, stream));
   }
@@ -260,8 +272,7 @@ __attribute__((visibility("default"))) void fakecupti_driver_teardown() {
   fprintf(stderr, "[fakecupti] context destroyed: callbacks to the subscriber\n");
   CUpti_ResourceData resource{};
   callback(g_userdata.load(), CUPTI_CB_DOMAIN_RESOURCE,
-           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING,
-             &resource);
+           CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING, &resource);
   if (g_state == nullptr) return;
   g_state->buffers.Teardown();
 }

@@ -10,13 +10,13 @@
 __global__ void kernel_a(float* x) { x[threadIdx.x] += 1.0f; }
 __global__ void kernel_b(float* x) { x[threadIdx.x] *= 2.0f; }
 
-#define CHECK(call)                                                             \
-  do {                                                                          \
-    cudaError_t e = (call);                                                     \
-    if (e != cudaSuccess) {                                                     \
-      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e));    \
-      return 1;                                                                 \
-    }                                                                           \
+#define CHECK(call)                                                          \
+  do {                                                                       \
+    cudaError_t e = (call);                                                  \
+    if (e != cudaSuccess) {                                                  \
+      std::fprintf(stderr, "%s failed: %s\n", #call, cudaGetErrorString(e)); \
+      return 1;                                                              \
+    }                                                                        \
   } while (0)
 
 int main() {
