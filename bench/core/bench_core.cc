@@ -6,7 +6,6 @@
 #include <string_view>
 #include <vector>
 
-#include "core/backend/fake_backend.h"
 #include "core/correlation/correlator.h"
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
@@ -15,6 +14,7 @@
 #include "core/dump/msgpack_writer.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
+#include "core/test/fake_backend.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -17,8 +17,8 @@
 #include <thread>
 #include <vector>
 
-#include "core/backend/fake_backend.h"
 #include "core/session/phase_writer.h"
+#include "core/test/fake_backend.h"
 #include "proton/proton.h"
 
 namespace proton {

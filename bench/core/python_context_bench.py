@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Host cost per launch of the python context over the shadow context (no GPU needed).
 
-Kernels are launched through the core's fake backend (`_C._fake_launch`) from a Python call
+Kernels are launched through the core's fake backend (`proton_fake.launch`) from a Python call
 stack of a given depth. The innermost caller is a long function (300 lines before its launch
 site: the line lookup of a frame scans its code object's line table), reached either
 directly or through three short functions called afresh for every launch, as Triton's
 `JITFunction.run` and launcher frames are. Best of 7 runs of N launches, per context:
 
-    PYTHONPATH=build/python python3 bench/core/python_context_bench.py      # -n 20000
+    PYTHONPATH=build/python:build/python-test python3 bench/core/python_context_bench.py  # -n 20000
 """
 
 import argparse
@@ -17,10 +17,10 @@ import tempfile
 import timeit
 
 import proton
-from proton import _C
+import proton_fake
 
-_C._fake_backend_register()
-launch = _C._fake_launch
+proton_fake.register_backend()
+launch = proton_fake.launch
 
 LONG_FUNCTION = ("def long_function(n, f):\n    a = 0\n"
                  + "".join(f"    a += {i}\n" for i in range(300))

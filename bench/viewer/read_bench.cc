@@ -8,7 +8,7 @@
 #include <string>
 
 #include "format/profile_reader.h"
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", r.status().message().c_str());
       return 1;
     }
-    proton::Status st = proton::viewer::PrepareProfile(*r, argv[i]);
+    proton::Status st = proton::tree::PrepareProfile(*r, argv[i]);
     const auto t2 = Clock::now();
     if (!st.ok()) {
       std::fprintf(stderr, "%s\n", st.message().c_str());

@@ -36,9 +36,9 @@ namespace proton::format {
 
 namespace {
 
-using viewer::NodeId;
-using viewer::ProfileTree;
-using viewer::ValueType;
+using tree::NodeId;
+using tree::ProfileTree;
+using tree::ValueType;
 
 inline bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -362,7 +362,7 @@ bool FastReader::Devices() {
       std::string_view dkey;
       if (!Key(dkey) || !Open('{')) return false;
       const std::string index(dkey);
-      viewer::DeviceInfo info;
+      tree::DeviceInfo info;
       bool first_field = true;
       for (;;) {
         r = Next(first_field, '}');
@@ -391,7 +391,7 @@ bool FastReader::Run() {
   if (!Open('[')) return false;
   p_ = SkipWs(p_);
   if (!Open('{')) return false;
-  stack_.push_back(Level{tree_.AddNode(viewer::kNoNode)});
+  stack_.push_back(Level{tree_.AddNode(tree::kNoNode)});
   if (!Walk()) return false;
   p_ = SkipWs(p_);
   if (*p_ == ',') {

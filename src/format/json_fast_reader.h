@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 namespace proton::format {
 
@@ -15,12 +15,12 @@ namespace proton::format {
 // or shape error): the caller then discards `tree` and reads the document with simdjson,
 // which decides every unusual case. `data[size]` must be a NUL byte followed by at least 15
 // more readable bytes (simdjson's padding satisfies this).
-bool ParseJsonFast(const char* data, size_t size, viewer::ProfileTree& tree);
+bool ParseJsonFast(const char* data, size_t size, tree::ProfileTree& tree);
 
 // The same, streaming the input from `fd` (at offset 0; an optional UTF-8 byte-order mark is
 // skipped) through a 256 KiB window, so the file is never held in memory. `size_hint` (the file
 // size, 0 when unknown) sizes the tree's reservations. On false the caller discards `tree`,
 // rewinds `fd` and reads the whole file the ordinary way.
-bool ReadJsonFast(int fd, size_t size_hint, viewer::ProfileTree& tree);
+bool ReadJsonFast(int fd, size_t size_hint, tree::ProfileTree& tree);
 
 }  // namespace proton::format

@@ -16,13 +16,13 @@
 #include <vector>
 
 #include "format/json_reader.h"
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 namespace proton::format {
 namespace {
 
-using viewer::NodeId;
-using viewer::ProfileTree;
+using tree::NodeId;
+using tree::ProfileTree;
 
 constexpr size_t kPad = 64;
 

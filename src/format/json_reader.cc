@@ -22,9 +22,9 @@
 namespace proton::format {
 
 namespace od = simdjson::ondemand;
-using viewer::NodeId;
-using viewer::ProfileTree;
-using viewer::ValueType;
+using tree::NodeId;
+using tree::ProfileTree;
+using tree::ValueType;
 
 namespace {
 
@@ -341,7 +341,7 @@ ReadFail JsonTreeReader::ReadDevices(od::value v) {
       if (tok[0] != '{') return ReadFail::kShape;
       od::object fields;
       if (dv.get_object().get(fields)) return ReadFail::kRead;
-      viewer::DeviceInfo info;
+      tree::DeviceInfo info;
       for (auto fr : fields) {
         od::field ff;
         if (std::move(fr).get(ff)) return ReadFail::kRead;
@@ -376,7 +376,7 @@ ReadFail JsonTreeReader::Run(od::document& doc) {
     od::value e;
     if (std::move(er).get(e)) return ReadFail::kRead;
     if (index == 0) {
-      PROTON_READ_TRY(BeginNode(e, viewer::kNoNode));
+      PROTON_READ_TRY(BeginNode(e, tree::kNoNode));
       PROTON_READ_TRY(Walk());
     } else if (index == 1) {
       PROTON_READ_TRY(ReadDevices(e));

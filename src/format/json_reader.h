@@ -11,7 +11,7 @@ namespace proton::format {
 // Parses a JSON profile into `tree` (not prepared). `data` must stay readable up to
 // `capacity` >= size + simdjson::SIMDJSON_PADDING bytes. `allow_fast` tries the fast path
 // (json_fast_reader.h) first when the padding starts with a NUL; tests turn it off to compare.
-ReadFail ParseJson(const char* data, size_t size, size_t capacity, viewer::ProfileTree& tree,
+ReadFail ParseJson(const char* data, size_t size, size_t capacity, tree::ProfileTree& tree,
                    bool allow_fast = true);
 
 // The largest document given to simdjson (its On-Demand parser takes at most

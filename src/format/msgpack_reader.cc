@@ -15,9 +15,9 @@
 
 namespace proton::format {
 
-using viewer::NodeId;
-using viewer::ProfileTree;
-using viewer::ValueType;
+using tree::NodeId;
+using tree::ProfileTree;
+using tree::ValueType;
 
 namespace {
 
@@ -198,7 +198,7 @@ class MsgpackTreeReader {
     if (!cur_.Next(top)) return ReadFail::kRead;
     if (top.kind != Kind::kArray) return ReadFail::kShape;
     if (top.len < 1 || top.len > 2) return ReadFail::kShape;
-    PROTON_READ_TRY(BeginNode(viewer::kNoNode));
+    PROTON_READ_TRY(BeginNode(tree::kNoNode));
     PROTON_READ_TRY(Walk());
     if (top.len == 2) PROTON_READ_TRY(ReadDevices());
     return cur_.at_end() ? ReadFail::kNone : ReadFail::kRead;
@@ -350,7 +350,7 @@ class MsgpackTreeReader {
         Item fields;
         PROTON_READ_TRY(NextOr(fields));
         if (fields.kind != Kind::kMap) return ReadFail::kShape;
-        viewer::DeviceInfo info;
+        tree::DeviceInfo info;
         for (uint64_t c = 0; c < fields.len; ++c) {
           std::string_view fkey;
           PROTON_READ_TRY(Key(fkey));

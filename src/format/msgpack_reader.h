@@ -8,6 +8,6 @@
 namespace proton::format {
 
 // Parses a .hatchet_msgpack document into `tree` (not prepared).
-ReadFail ParseMsgpack(const char* data, size_t size, viewer::ProfileTree& tree);
+ReadFail ParseMsgpack(const char* data, size_t size, tree::ProfileTree& tree);
 
 }  // namespace proton::format

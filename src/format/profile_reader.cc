@@ -15,7 +15,7 @@
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
 #include "format/msgpack_reader.h"
-#include "viewer/tree_invariants.h"
+#include "tree/tree_invariants.h"
 
 namespace proton::format {
 
@@ -139,9 +139,9 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
-                                        std::string_view name, bool allow_fast = true) {
-  viewer::ProfileTree tree;
+Result<tree::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
+                                      std::string_view name, bool allow_fast = true) {
+  tree::ProfileTree tree;
   ReadFail fail = ReadFail::kRead;
   const Sniff sniff = SniffFormat(data, size);
   if (sniff == Sniff::kJson) {
@@ -152,7 +152,7 @@ Result<viewer::ProfileTree> ParseBuffer(const char* data, size_t size, size_t ca
     fail = ParseMsgpack(data, size, tree);
   }
   if (fail != ReadFail::kNone) return ReadFailError(fail, name);
-  viewer::DcheckPreOrder(tree);
+  tree::DcheckPreOrder(tree);
   return tree;
 }
 
@@ -162,7 +162,7 @@ std::string DisplayName(std::string_view path) {
   return path == "-" ? std::string("<stdin>") : std::string(path);
 }
 
-Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
+Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
   Buffer buf;
   int err = 0;
@@ -186,10 +186,10 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
       // Common case first: a JSON tree profile streamed through a small window, never held
       // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
       {
-        viewer::ProfileTree tree;
+        tree::ProfileTree tree;
         if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
           ::close(fd);
-          viewer::DcheckPreOrder(tree);
+          tree::DcheckPreOrder(tree);
           return tree;
         }
       }
@@ -213,16 +213,16 @@ Result<viewer::ProfileTree> ReadProfileFile(std::string_view path) {
   return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
 }
 
-Result<viewer::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {
+Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {
   std::unique_ptr<char[]> copy(new char[bytes.size() + kPadding]);
   if (!bytes.empty()) std::memcpy(copy.get(), bytes.data(), bytes.size());
   std::memset(copy.get() + bytes.size(), 0, kPadding);
   return ParseBuffer(copy.get(), bytes.size(), bytes.size() + kPadding, display_name);
 }
 
-Result<viewer::ProfileTree> LoadProfile(std::string_view path) {
-  PROTON_ASSIGN_OR_RETURN(viewer::ProfileTree tree, ReadProfileFile(path));
-  PROTON_RETURN_IF_ERROR(viewer::PrepareProfile(tree, DisplayName(path)));
+Result<tree::ProfileTree> LoadProfile(std::string_view path) {
+  PROTON_ASSIGN_OR_RETURN(tree::ProfileTree tree, ReadProfileFile(path));
+  PROTON_RETURN_IF_ERROR(tree::PrepareProfile(tree, DisplayName(path)));
   return tree;
 }
 

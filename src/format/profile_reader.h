@@ -1,12 +1,12 @@
 // Profile readers (viewer.md §3.1, §3.2, §11.1, §11.2; formats.md §2, §3): detect JSON or
-// MessagePack from the content and build a viewer::ProfileTree without a DOM.
+// MessagePack from the content and build a tree::ProfileTree without a DOM.
 #pragma once
 
 #include <string>
 #include <string_view>
 
+#include "tree/profile_tree.h"
 #include "util/status.h"
-#include "viewer/profile_tree.h"
 
 namespace proton::format {
 
@@ -14,17 +14,17 @@ namespace proton::format {
 std::string DisplayName(std::string_view path);
 
 // Reads the whole file ("-" = standard input) and parses it. The tree is NOT yet prepared
-// (call viewer::PrepareProfile). Errors (exact texts of viewer.md §9.2, F = DisplayName):
+// (call tree::PrepareProfile). Errors (exact texts of viewer.md §9.2, F = DisplayName):
 //   cannot open 'F': <strerror>
 //   cannot read 'F': not a JSON or MessagePack profile
 //   'F' is a Chrome trace, not a Proton tree profile
 //   'F' is not a Proton tree profile
-Result<viewer::ProfileTree> ReadProfileFile(std::string_view path);
+Result<tree::ProfileTree> ReadProfileFile(std::string_view path);
 
 // Parses bytes already in memory; `display_name` is F in messages.
-Result<viewer::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name);
+Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name);
 
-// ReadProfileFile + viewer::PrepareProfile: what proton-viewer uses for FILE and DIFF_PROFILE.
-Result<viewer::ProfileTree> LoadProfile(std::string_view path);
+// ReadProfileFile + tree::PrepareProfile: what proton-viewer uses for FILE and DIFF_PROFILE.
+Result<tree::ProfileTree> LoadProfile(std::string_view path);
 
 }  // namespace proton::format

@@ -17,13 +17,13 @@
 #include <vector>
 
 #include "format/json_reader.h"
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 namespace proton::format {
 namespace {
 
-using viewer::ProfileTree;
-using viewer::ValueType;
+using tree::ProfileTree;
+using tree::ValueType;
 
 const std::string kProfiles = std::string(PROTON_SOURCE_DIR) + "/tests/compat/viewer/profiles/";
 
@@ -68,7 +68,7 @@ TEST(ReaderCompat, MessagePackAndJsonFormsAgree) {
   auto m = LoadProfile(kProfiles + "cuda_json_content.hatchet_msgpack");
   ASSERT_TRUE(j.ok() && m.ok());
   ASSERT_EQ(j->size(), m->size());
-  for (viewer::NodeId n = 0; n < j->size(); ++n) EXPECT_EQ(j->name(n), m->name(n));
+  for (tree::NodeId n = 0; n < j->size(); ++n) EXPECT_EQ(j->name(n), m->name(n));
   ASSERT_TRUE(j->devices().Find("CUDA", "0"));
 }
 
@@ -82,7 +82,7 @@ TEST(ReaderCompat, CudaJsonMetricTable) {
   EXPECT_EQ(keys, (std::vector<std::string>{"count", "time (ns)", "flops8", "bytes", "device_id",
                                             "device_type"}));
   const auto& dev = r->columns()[static_cast<size_t>(r->FindColumn("device_id"))];
-  EXPECT_EQ(dev.kind, viewer::ColumnKind::kNonNumeric);
+  EXPECT_EQ(dev.kind, tree::ColumnKind::kNonNumeric);
   EXPECT_EQ(dev.str(r->sorted_children(0)[0]), "1");  // foo0 runs on device 1
 }
 
@@ -224,9 +224,9 @@ TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {
   auto r = ParseProfile(doc, "F");
   ASSERT_TRUE(r.ok()) << Message(r);
   ProfileTree& t = *r;
-  ASSERT_TRUE(viewer::PrepareProfile(t, "F").ok());
+  ASSERT_TRUE(tree::PrepareProfile(t, "F").ok());
   EXPECT_EQ(t.type(0), "None");
-  auto col = [&](const char* k) -> const viewer::RawColumn& {
+  auto col = [&](const char* k) -> const tree::RawColumn& {
     return t.columns()[static_cast<size_t>(t.FindColumn(k))];
   };
   EXPECT_EQ(col("a").own[0], 5);  // duplicate key: last value wins
@@ -240,7 +240,7 @@ TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {
   EXPECT_EQ(col("f").type[1], ValueType::kDouble);
   EXPECT_EQ(col("g").type[1], ValueType::kInt);
   EXPECT_EQ(col("g").int_value(1), -12);
-  EXPECT_EQ(col("h").kind, viewer::ColumnKind::kNonNumeric);
+  EXPECT_EQ(col("h").kind, tree::ColumnKind::kNonNumeric);
   EXPECT_EQ(col("i").type[1], ValueType::kBool);
   EXPECT_EQ(col("j").str(1), "s\"q");
   EXPECT_GE(t.FindColumn("kA"), 0);
@@ -376,8 +376,8 @@ TEST(ReaderMsgpack, AllTypes) {
   auto r = ParseProfile(o, "M");
   ASSERT_TRUE(r.ok()) << Message(r);
   ProfileTree& t = *r;
-  ASSERT_TRUE(viewer::PrepareProfile(t, "M").ok());
-  auto col = [&](const char* k) -> const viewer::RawColumn& {
+  ASSERT_TRUE(tree::PrepareProfile(t, "M").ok());
+  auto col = [&](const char* k) -> const tree::RawColumn& {
     return t.columns()[static_cast<size_t>(t.FindColumn(k))];
   };
   EXPECT_EQ(t.columns()[0].key, "time (ns)");  // MessagePack order kept
@@ -396,7 +396,7 @@ TEST(ReaderMsgpack, AllTypes) {
   EXPECT_EQ(col("s32").str(1), "y");
   EXPECT_EQ(col("vec").type[1], ValueType::kArray);
   EXPECT_EQ(col("time (ns)").inc[0], 300);
-  const viewer::DeviceInfo* d = t.devices().Find("CUDA", "0");
+  const tree::DeviceInfo* d = t.devices().Find("CUDA", "0");
   ASSERT_NE(d, nullptr);
   EXPECT_EQ(d->arch, "90");
   EXPECT_EQ(d->num_sms, 132);
@@ -432,7 +432,7 @@ TEST(ReaderDeep, JsonChain) {
   // Make the outermost node the root with a placeholder.
   auto r = ParseProfile(s, "D");
   ASSERT_TRUE(r.ok()) << Message(r);
-  ASSERT_TRUE(viewer::PrepareProfile(*r, "D").ok());
+  ASSERT_TRUE(tree::PrepareProfile(*r, "D").ok());
   EXPECT_EQ(r->size(), static_cast<size_t>(kDeep + 1));
   EXPECT_EQ(r->depth(kDeep), static_cast<uint32_t>(kDeep));
 }
@@ -455,7 +455,7 @@ TEST(ReaderDeep, MsgpackChain) {
   o += '\x90';
   auto r = ParseProfile(o, "D");
   ASSERT_TRUE(r.ok()) << Message(r);
-  ASSERT_TRUE(viewer::PrepareProfile(*r, "D").ok());
+  ASSERT_TRUE(tree::PrepareProfile(*r, "D").ok());
   EXPECT_EQ(r->size(), static_cast<size_t>(kDeep));  // the metric-less leaf is removed
   EXPECT_EQ(r->columns()[0].inc[0], kDeep);
 }

@@ -5,9 +5,9 @@
 
 namespace proton::format {
 
-using viewer::ValueType;
+using tree::ValueType;
 
-void SetTokenValue(viewer::ProfileTree& tree, viewer::NodeId n, std::string_view key,
+void SetTokenValue(tree::ProfileTree& tree, tree::NodeId n, std::string_view key,
                    const TokenValue& t) {
   switch (t.type) {
     case ValueType::kInt: tree.SetInt(n, key, t.i); break;
@@ -19,7 +19,7 @@ void SetTokenValue(viewer::ProfileTree& tree, viewer::NodeId n, std::string_view
   }
 }
 
-void SetDeviceField(viewer::DeviceInfo& info, std::string_view field, const TokenValue& t) {
+void SetDeviceField(tree::DeviceInfo& info, std::string_view field, const TokenValue& t) {
   const bool number = t.type == ValueType::kInt || t.type == ValueType::kDouble;
   if (field == "arch") {
     if (t.type == ValueType::kString || number) {
@@ -35,11 +35,11 @@ void SetDeviceField(viewer::DeviceInfo& info, std::string_view field, const Toke
                  : field == "memory_clock_rate" ? &info.memory_clock_rate
                  : field == "num_sms"           ? &info.num_sms
                                                 : nullptr;
-  if (slot != nullptr) *slot = number ? t.d : viewer::kMissing;
+  if (slot != nullptr) *slot = number ? t.d : tree::kMissing;
 }
 
-void AddDevice(viewer::DeviceTable& table, std::string device_type, std::string index,
-               viewer::DeviceInfo info) {
+void AddDevice(tree::DeviceTable& table, std::string device_type, std::string index,
+               tree::DeviceInfo info) {
   for (auto& e : table.entries)
     if (e.device_type == device_type && e.device_index == index) {
       e.info = std::move(info);

@@ -6,8 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "tree/profile_tree.h"
 #include "util/status.h"
-#include "viewer/profile_tree.h"
 
 namespace proton::format {
 
@@ -23,7 +23,7 @@ enum class ReadFail { kNone, kRead, kShape, kChrome, kTooLarge };
 
 // A scalar read from either format. type == kAbsent means malformed.
 struct TokenValue {
-  viewer::ValueType type = viewer::ValueType::kAbsent;
+  tree::ValueType type = tree::ValueType::kAbsent;
   int64_t i = 0;
   double d = 0;
   std::string_view text;  // kString: the string; numbers: their text (for a numeric arch)
@@ -34,14 +34,14 @@ inline bool IsAsciiSpace(char c) {
 }
 
 // Stores a scalar metric value (not kString/kArray/kObject, which callers set directly).
-void SetTokenValue(viewer::ProfileTree& tree, viewer::NodeId n, std::string_view key,
+void SetTokenValue(tree::ProfileTree& tree, tree::NodeId n, std::string_view key,
                    const TokenValue& t);
 // One field of a device entry: arch (string, or a number kept as its text) and the four
 // numeric fields; other keys and wrong types leave the field absent.
-void SetDeviceField(viewer::DeviceInfo& info, std::string_view field, const TokenValue& t);
+void SetDeviceField(tree::DeviceInfo& info, std::string_view field, const TokenValue& t);
 // Adds (or, for a repeated type/index, replaces) a device.
-void AddDevice(viewer::DeviceTable& table, std::string device_type, std::string index,
-               viewer::DeviceInfo info);
+void AddDevice(tree::DeviceTable& table, std::string device_type, std::string index,
+               tree::DeviceInfo info);
 
 // The message of a failed read (`fail` is never kNone).
 Error ReadFailError(ReadFail fail, std::string_view display_name);

@@ -1,7 +1,7 @@
 // See environment.h.
 #include "launcher/environment.h"
 
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 #include "util/ascii.h"
 
 namespace proton::launcher {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 
 namespace proton::launcher {
 namespace {

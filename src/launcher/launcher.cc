@@ -17,9 +17,9 @@
 #include "launcher/layout.h"
 #include "launcher/options.h"
 #include "launcher/outputs.h"
-#include "launcher/protocol.h"
 #include "launcher/run_dir.h"
 #include "launcher/target.h"
+#include "protocol/cli_protocol.h"
 #include "util/command_main.h"
 
 extern char** environ;

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <set>
 
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 
 namespace proton::launcher {
 

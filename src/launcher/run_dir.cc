@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 
 namespace proton::launcher {
 

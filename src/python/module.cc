@@ -16,7 +16,6 @@
 #include "binding_errors.h"
 #include "binding_state.h"
 #include "cli_binding.h"
-#include "fake_backend_binding.h"
 #include "launch_hook.h"
 #include "metrics_convert.h"
 #include "proton/proton.h"
@@ -324,8 +323,7 @@ PyMethodDef kMethods[] = {
     {"set_scope_decorator", SetScopeDecorator, METH_O, "scope.__call__ implementation"},
     {"set_frame_filters", SetFrameFilters, METH_O, "directories whose frames are dropped"},
     {"python_frames", PythonFramesForTest, METH_NOARGS, "the python-context frames here"},
-    PROTON_CLI_METHODS PROTON_LAUNCH_HOOK_METHODS PROTON_FAKE_BACKEND_METHODS{nullptr, nullptr, 0,
-                                                                              nullptr},
+    PROTON_CLI_METHODS PROTON_LAUNCH_HOOK_METHODS{nullptr, nullptr, 0, nullptr},
 };
 
 PyModuleDef kModule = {

@@ -28,7 +28,7 @@ bool SetItem(PyObject* dict, const char* key, PyObject* value) {
   return rc == 0;
 }
 
-PyObject* DeviceFields(const viewer::DeviceInfo& info) {
+PyObject* DeviceFields(const tree::DeviceInfo& info) {
   PyObject* fields = PyDict_New();
   if (fields == nullptr) return nullptr;
   bool ok = !info.has_arch || SetItem(fields, "arch", PyUnicode_FromString(info.arch.c_str()));
@@ -52,7 +52,7 @@ PyObject* LoadFile(PyObject*, PyObject* path_object) {
   state.plain.display_name = format::DisplayName(path);
   // Reading may take seconds for a large profile: other Python threads may run meanwhile.
   PyThreadState* saved = PyEval_SaveThread();
-  Result<viewer::ProfileTree> tree = format::LoadProfile(path);
+  Result<tree::ProfileTree> tree = format::LoadProfile(path);
   PyEval_RestoreThread(saved);
   if (!tree.ok()) return RaiseReadError(tree.status());
   state.plain.tree = std::move(tree).value();
@@ -65,12 +65,12 @@ PyObject* LoadBytes(PyObject*, PyObject* args) {
   if (!PyArg_ParseTuple(args, "y*s:load_bytes", &data, &display_name)) return nullptr;
   ViewState state;
   state.plain.display_name = display_name;
-  Result<viewer::ProfileTree> tree = format::ParseProfile(
+  Result<tree::ProfileTree> tree = format::ParseProfile(
       std::string_view(static_cast<const char*>(data.buf), static_cast<size_t>(data.len)),
       display_name);
   PyBuffer_Release(&data);
   if (!tree.ok()) return RaiseReadError(tree.status());
-  if (Status prepared = viewer::PrepareProfile(*tree, display_name); !prepared.ok()) {
+  if (Status prepared = tree::PrepareProfile(*tree, display_name); !prepared.ok()) {
     return RaiseReadError(prepared);
   }
   state.plain.tree = std::move(tree).value();
@@ -80,7 +80,7 @@ PyObject* LoadBytes(PyObject*, PyObject* args) {
 PyObject* MetricNames(PyObject*, PyObject* capsule) {
   const ViewState* state = UnwrapState(capsule);
   if (state == nullptr) return nullptr;
-  const viewer::ProfileTree& tree = state->plain.tree;
+  const tree::ProfileTree& tree = state->plain.tree;
   std::vector<std::string> inclusive;
   std::vector<std::string> exclusive{"name"};
   for (size_t c = 0; c < tree.columns().size(); ++c) {
@@ -100,7 +100,7 @@ PyObject* DeviceInfo(PyObject*, PyObject* capsule) {
   if (state == nullptr) return nullptr;
   PyObject* table = PyDict_New();
   if (table == nullptr) return nullptr;
-  for (const viewer::DeviceTable::Entry& entry : state->plain.tree.devices().entries) {
+  for (const tree::DeviceTable::Entry& entry : state->plain.tree.devices().entries) {
     PyObject* of_type = PyDict_GetItemString(table, entry.device_type.c_str());  // borrowed
     if (of_type == nullptr) {
       of_type = PyDict_New();

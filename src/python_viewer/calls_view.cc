@@ -40,10 +40,10 @@ Result<ViewState> MakeDifference(const viewer::Prepared& left,
   viewer::Prepared now{left.tree, std::move(left_columns), left.display_name};
   viewer::Prepared base{right.tree, std::move(right_columns), right.display_name};
   PROTON_RETURN_IF_ERROR(viewer::CheckComparable(now, base));
-  viewer::MergeDuplicates(now.tree);
-  viewer::MergeDuplicates(base.tree);
+  tree::MergeDuplicates(now.tree);
+  tree::MergeDuplicates(base.tree);
   ViewState state;
-  state.diff = viewer::BuildDiffUnion(now.tree, base.tree);
+  state.diff = tree::BuildDiffUnion(now.tree, base.tree);
   viewer::FillDiff(*state.diff, now, base, state.diff_input);
   // The difference keeps its own values; of FILE only the name is needed (for messages).
   state.plain.display_name = left.display_name;

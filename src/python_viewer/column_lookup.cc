@@ -22,13 +22,13 @@ std::optional<viewer::ColumnRef> FindColumn(const viewer::Prepared& profile,
   for (const viewer::ColumnRef& column : profile.columns) {
     if (column.label == label) return column;
   }
-  const viewer::ProfileTree& tree = profile.tree;
+  const tree::ProfileTree& tree = profile.tree;
   for (size_t c = 0; c < tree.columns().size(); ++c) {
-    const viewer::RawColumn& raw = tree.columns()[c];
+    const tree::RawColumn& raw = tree.columns()[c];
     const bool inclusive = c < tree.num_inclusive();
     // Only columns with a number per node can be shown (inclusive sums exist only then).
     const bool has_values =
-        inclusive ? !raw.inc.empty() : raw.numeric() || raw.kind == viewer::ColumnKind::kEmpty;
+        inclusive ? !raw.inc.empty() : raw.numeric() || raw.kind == tree::ColumnKind::kEmpty;
     const std::string raw_label = inclusive ? raw.key + " (inc)" : raw.key;
     if (!has_values || raw_label != label) continue;
     viewer::ColumnRef ref;
@@ -57,7 +57,7 @@ Result<std::vector<viewer::ColumnRef>> SelectColumns(const viewer::Prepared& pro
 Status SelectShownColumns(const ViewState& state, const std::vector<std::string>& labels,
                           viewer::PrintInput* in) {
   PROTON_RETURN_IF_ERROR(CheckNotEmpty(labels));
-  const viewer::ProfileTree& tree = state.shown_tree();
+  const tree::ProfileTree& tree = state.shown_tree();
   in->tree = &tree;
   in->columns.clear();
   in->labels.clear();
@@ -66,7 +66,7 @@ Status SelectShownColumns(const ViewState& state, const std::vector<std::string>
                             SelectColumns(state.plain, labels));
     for (const viewer::ColumnRef& column : columns) {
       std::vector<double> values(tree.size());
-      for (viewer::NodeId id = 0; id < tree.size(); ++id) values[id] = column.Value(tree, id);
+      for (tree::NodeId id = 0; id < tree.size(); ++id) values[id] = column.Value(tree, id);
       in->columns.push_back(std::move(values));
       in->labels.push_back(column.label);
     }

@@ -10,7 +10,7 @@
 namespace proton::python_viewer {
 namespace {
 
-using viewer::NodeId;
+using tree::NodeId;
 
 PyObject* Text(std::string_view text) {
   return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "surrogateescape");
@@ -42,11 +42,11 @@ bool AddColumn(PyObject* table, std::string_view key, PyObject* column) {
 }
 
 // Paths share nothing in Python, so each row's tuple is built from its parent's.
-PyObject* PathColumn(const viewer::ProfileTree& tree, const std::vector<NodeId>& rows) {
+PyObject* PathColumn(const tree::ProfileTree& tree, const std::vector<NodeId>& rows) {
   std::vector<PyObject*> paths(tree.size(), nullptr);
   PyObject* list = ListOf(rows, [&](NodeId n) -> PyObject* {
     const NodeId parent = tree.parent(n);
-    const Py_ssize_t above = parent == viewer::kNoNode ? 0 : PyTuple_GET_SIZE(paths[parent]);
+    const Py_ssize_t above = parent == tree::kNoNode ? 0 : PyTuple_GET_SIZE(paths[parent]);
     PyObject* path = PyTuple_New(above + 1);
     if (path == nullptr) return nullptr;
     for (Py_ssize_t i = 0; i < above; ++i) {
@@ -68,7 +68,7 @@ PyObject* PathColumn(const viewer::ProfileTree& tree, const std::vector<NodeId>&
   return list;
 }
 
-bool AddIdentity(PyObject* table, const viewer::ProfileTree& tree, const std::vector<NodeId>& rows,
+bool AddIdentity(PyObject* table, const tree::ProfileTree& tree, const std::vector<NodeId>& rows,
                  viewer::NameFormat format) {
   std::string scratch;
   return AddColumn(table, "name",
@@ -84,19 +84,19 @@ bool AddIdentity(PyObject* table, const viewer::ProfileTree& tree, const std::ve
 
 // A cell of a column that is not all numbers: strings stay str, numbers stay numbers, and
 // anything else (missing, bool, array, object) is None.
-PyObject* MixedValue(const viewer::RawColumn& raw, NodeId n) {
-  const viewer::ValueType type = raw.type[n];
-  if (type == viewer::ValueType::kString) return Text(raw.str(n));
-  if (type == viewer::ValueType::kInt || type == viewer::ValueType::kDouble) {
+PyObject* MixedValue(const tree::RawColumn& raw, NodeId n) {
+  const tree::ValueType type = raw.type[n];
+  if (type == tree::ValueType::kString) return Text(raw.str(n));
+  if (type == tree::ValueType::kInt || type == tree::ValueType::kDouble) {
     return PyFloat_FromDouble(raw.own[n]);
   }
   Py_RETURN_NONE;
 }
 
-bool AddRawColumns(PyObject* table, const viewer::ProfileTree& tree,
+bool AddRawColumns(PyObject* table, const tree::ProfileTree& tree,
                    const std::vector<NodeId>& rows) {
-  for (const viewer::RawColumn& raw : tree.columns()) {
-    if (raw.kind == viewer::ColumnKind::kNonNumeric) {
+  for (const tree::RawColumn& raw : tree.columns()) {
+    if (raw.kind == tree::ColumnKind::kNonNumeric) {
       auto mixed = [&](NodeId n) { return MixedValue(raw, n); };
       if (!AddColumn(table, raw.key, ListOf(rows, mixed))) return false;
       continue;
@@ -120,7 +120,7 @@ bool AddShownColumns(PyObject* table, const ViewState& state, const std::vector<
     }
     return true;
   }
-  const viewer::ProfileTree& tree = state.plain.tree;
+  const tree::ProfileTree& tree = state.plain.tree;
   for (const viewer::ColumnRef& column : state.plain.columns) {
     auto value = [&](NodeId n) { return PyFloat_FromDouble(column.Value(tree, n)); };
     if (!AddColumn(table, column.label, ListOf(rows, value))) return false;
@@ -131,8 +131,8 @@ bool AddShownColumns(PyObject* table, const ViewState& state, const std::vector<
 }  // namespace
 
 PyObject* BuildTable(const ViewState& state, viewer::NameFormat format) {
-  const viewer::ProfileTree& tree = state.shown_tree();
-  const std::vector<NodeId> rows = viewer::SortedPreOrder(tree);
+  const tree::ProfileTree& tree = state.shown_tree();
+  const std::vector<NodeId> rows = tree::SortedPreOrder(tree);
   PyObject* table = PyDict_New();
   if (table == nullptr) return nullptr;
   const bool ok = AddIdentity(table, tree, rows, format) &&

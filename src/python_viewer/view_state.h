@@ -7,7 +7,7 @@
 #include <optional>
 #include <string_view>
 
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 #include "viewer/view_input.h"
 
 namespace proton::python_viewer {
@@ -18,10 +18,10 @@ struct ViewState {
   viewer::Prepared plain;
   // Set for a difference: the union tree and the printer's view of it (tree pointer unset:
   // it is pointed at diff->tree where used, so that copies stay valid).
-  std::optional<viewer::DiffUnion> diff;
+  std::optional<tree::DiffUnion> diff;
   viewer::PrintInput diff_input;
 
-  const viewer::ProfileTree& shown_tree() const { return diff ? diff->tree : plain.tree; }
+  const tree::ProfileTree& shown_tree() const { return diff ? diff->tree : plain.tree; }
 };
 
 // A new capsule owning `state` (nullptr with a Python error on failure).

@@ -1,6 +1,6 @@
 // PROTON_CHECK / PROTON_DCHECK: assertions of internal invariants (docs/design.md, "Errors and
 // checks"). A failed check prints one line to stderr,
-//   [proton] check failed: src/viewer/tree_editor.cc:42: parent < child: node 7
+//   [proton] check failed: src/tree/tree_regroup.cc:42: parent < child: node 7
 // and aborts. They guard what the code itself guarantees, never what input can break: bad input
 // is a Status. PROTON_CHECK is always on; PROTON_DCHECK only in debug builds (NDEBUG unset) and
 // where PROTON_DCHECK_ON is defined (the sanitizer builds), so it may sit on hot paths.

@@ -7,7 +7,7 @@
 #include <string_view>
 
 #include "util/status.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -8,7 +8,7 @@
 #include "util/status.h"
 #include "viewer/cli_args.h"
 #include "viewer/printers.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

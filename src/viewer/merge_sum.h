@@ -8,7 +8,7 @@
 
 #include "util/status.h"
 #include "viewer/merge_union.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

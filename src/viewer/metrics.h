@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "util/status.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -9,7 +9,7 @@
 
 #include "viewer/cli_args.h"
 #include "viewer/output_buffer.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -9,7 +9,7 @@
 #include "viewer/cli_args.h"
 #include "viewer/metrics.h"
 #include "viewer/printers.h"
-#include "viewer/profile_tree.h"
+#include "viewer/tree_names.h"
 
 namespace proton::viewer {
 

@@ -16,16 +16,16 @@
 #include <string_view>
 #include <vector>
 
+#include "tree/profile_tree.h"
 #include "viewer/cli_args.h"
 #include "viewer/filters.h"
 #include "viewer/metrics.h"
 #include "viewer/name_pattern.h"
 #include "viewer/printers.h"
-#include "viewer/profile_tree.h"
 
 namespace {
 
-using proton::viewer::NodeId;
+using proton::tree::NodeId;
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -64,8 +64,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
 
   // A tree from the remaining lines.
-  proton::viewer::ProfileTree tree;
-  NodeId root = tree.AddNode(proton::viewer::kNoNode, "ROOT");
+  proton::tree::ProfileTree tree;
+  NodeId root = tree.AddNode(proton::tree::kNoNode, "ROOT");
   tree.SetInt(root, "count", 0);
   tree.SetInt(root, "time (ns)", 0);
   std::vector<NodeId> path{root};  // the current root-to-last-node path (pre-order building)
@@ -83,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (index % 2 == 0) tree.SetDouble(n, "time (ns)", static_cast<double>(index) * 1.5);
     path.push_back(n);
   }
-  if (!proton::viewer::PrepareProfile(tree, "fuzz").ok()) return 0;
+  if (!proton::tree::PrepareProfile(tree, "fuzz").ok()) return 0;
 
   proton::viewer::ViewerArgs args;
   args.metrics = {"time/ns", "count/%"};

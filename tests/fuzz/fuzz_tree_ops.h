@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 namespace proton::fuzz {
 
@@ -17,10 +17,10 @@ inline void Check(bool ok) {
   if (!ok) __builtin_trap();
 }
 
-inline void CheckTree(const viewer::ProfileTree& t) {
-  using viewer::NodeId;
+inline void CheckTree(const tree::ProfileTree& t) {
+  using tree::NodeId;
   if (t.size() == 0) return;
-  Check(t.parent(0) == viewer::kNoNode && t.depth(0) == 0);
+  Check(t.parent(0) == tree::kNoNode && t.depth(0) == 0);
   size_t kids = 0;
   for (NodeId n = 1; n < t.size(); ++n) {
     Check(t.parent(n) < n);  // pre-order ids
@@ -36,12 +36,12 @@ inline void CheckTree(const viewer::ProfileTree& t) {
     Check(col.type.size() == t.size() && col.own.size() == t.size());
     if (!col.inc.empty()) Check(col.inc.size() == t.size());
   }
-  Check(viewer::SortedPreOrder(t).size() == t.size());
+  Check(tree::SortedPreOrder(t).size() == t.size());
 }
 
 // Runs filters, merge and diff with match sets derived from `seed`.
-inline void ExerciseTree(viewer::ProfileTree t, const uint8_t* data, size_t size) {
-  using namespace viewer;
+inline void ExerciseTree(tree::ProfileTree t, const uint8_t* data, size_t size) {
+  using namespace tree;
   CheckTree(t);
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < size && i < 64; ++i) h = (h ^ data[i]) * 1099511628211ull;

@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::Check(!r.status().message().empty());
     return 0;
   }
-  if (!viewer::PrepareProfile(*r, "F").ok()) return 0;
+  if (!tree::PrepareProfile(*r, "F").ok()) return 0;
   fuzz::ExerciseTree(std::move(*r), data, size);
   return 0;
 }

@@ -12,9 +12,9 @@ PRELUDE = """
 import json, sys, threading
 sys.path.insert(0, ".")
 import proton
-from proton import _C
-_C._fake_backend_register()
-launch = _C._fake_launch
+import proton_fake
+proton_fake.register_backend()
+launch = proton_fake.launch
 """
 
 

@@ -4,7 +4,7 @@ per-phase get/clear calls and their errors, the files finalize writes after adva
 part files the phase writer writes during the run (each read back and opened with
 proton-viewer).
 
-The fake backend holds every record until `_fake_flush([order])` delivers it, so each test
+The fake backend holds every record until `proton_fake.flush([order])` delivers it, so each test
 decides when (and in which order) the records of a phase arrive."""
 
 import glob
@@ -17,13 +17,13 @@ import time
 import pytest
 
 import proton
-from proton import _C
+import proton_fake
 from deep_readers import msgpack_decode
 from helpers import kernels, plain, run_python
 
-_C._fake_backend_register()
-launch = _C._fake_launch
-flush = _C._fake_flush
+proton_fake.register_backend()
+launch = proton_fake.launch
+flush = proton_fake.flush
 
 # <build>/python/proton/__init__.py -> <build>/bin/proton-viewer
 VIEWER = os.environ.get("PROTON_TEST_VIEWER") or os.path.join(
@@ -371,8 +371,8 @@ def test_flush_timing_prints_one_line_per_part_written_during_the_run(tmp_path):
     proc = run_python("""
         import os, time
         import proton
-        from proton import _C
-        _C._fake_backend_register()
+        import proton_fake
+        proton_fake.register_backend()
         s = proton.start("t", backend="fake", mode="periodic_flushing")
         def wait(path):
             deadline = time.monotonic() + 20
@@ -380,9 +380,9 @@ def test_flush_timing_prints_one_line_per_part_written_during_the_run(tmp_path):
                 assert time.monotonic() < deadline, path
                 time.sleep(0.005)
         for p in range(3):
-            _C._fake_launch("k%d" % p, 10)
+            proton_fake.launch("k%d" % p, 10)
             proton.data.advance_phase(s)
-            _C._fake_flush()
+            proton_fake.flush()
             wait("t.part_%d.hatchet" % p)
         proton.finalize(s)
     """, tmp_path, env={"PROTON_DATA_FLUSH_TIMING": "1"})

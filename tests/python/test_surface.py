@@ -32,6 +32,24 @@ def test_public_names():
     importlib.import_module("proton.viewer")
 
 
+def test_shipped_binaries_hold_no_test_double(tmp_path):
+    # The fake backend lives in the test-only module proton_fake: proton._C and the
+    # libproton.so it loads have none of it, and asking them for it is the one-line error of
+    # any backend they do not have (run in a fresh process: this one may have loaded it).
+    assert not [name for name in dir(proton._C) if "fake" in name.lower()]
+    proc = run_python("""
+        import ctypes, proton
+        with open("/proc/self/maps") as maps:  # the libproton.so.0 that _C loaded
+            path = next(line.split()[-1] for line in maps if "libproton.so" in line)
+        assert not hasattr(ctypes.CDLL(path), "_ZN6proton11FakeBackend8RegisterEv")
+        try:
+            proton.start("x", backend="fake")
+        except RuntimeError as error:
+            print(error)
+    """, tmp_path)
+    assert proc.stdout.decode() == "Unknown profiler: fake\n"
+
+
 def test_submodules_shadowed_like_triton():
     # As in triton.profiler: proton.scope/state/profile are the class/function, while the
     # submodules stay importable by their full names (needed by the triton.profiler alias).

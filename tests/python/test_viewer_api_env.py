@@ -17,14 +17,14 @@ BOOTSTRAP = os.path.join(BUILT_PYTHON, "proton_bootstrap")
 RECORD = """
 import sys
 import proton
-from proton import _C
+import proton_fake
 import proton.viewer as viewer
-_C._fake_backend_register()
+proton_fake.register_backend()
 s = proton.start("mem", backend="fake")
 with proton.scope("phase", {"flops16": 8.0}):
     for _ in range(3):
-        _C._fake_launch("work_kernel", 1000)
-_C._fake_launch("outside", 500)
+        proton_fake.launch("work_kernel", 1000)
+proton_fake.launch("outside", 500)
 proton.deactivate(s, flushing=True)
 doc = proton.data.get(s)
 proton.finalize()

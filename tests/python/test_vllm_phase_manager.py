@@ -13,14 +13,14 @@ import os
 import pytest
 
 import proton
-from proton import _C
+import proton_fake
 from deep_readers import msgpack_decode
 from helpers import kernels, plain
 from vllm_phase_manager import Exporter, PhaseManager, start_run, wait_for
 
-_C._fake_backend_register()
-launch = _C._fake_launch
-flush = _C._fake_flush
+proton_fake.register_backend()
+launch = proton_fake.launch
+flush = proton_fake.flush
 
 STEPS = 4
 KERNEL_NS = 100

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 
 namespace proton::cli {
 

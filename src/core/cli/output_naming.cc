@@ -7,7 +7,7 @@
 #include <cerrno>
 
 #include "core/cli/cli_config.h"
-#include "launcher/protocol.h"
+#include "protocol/cli_protocol.h"
 
 namespace proton::cli {
 

@@ -7,8 +7,8 @@
 #include <atomic>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
 #include "core/context/python_frames.h"
+#include "core/test/fake_backend.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"
 

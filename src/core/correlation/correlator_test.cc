@@ -10,9 +10,9 @@
 #include <mutex>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
 #include "core/session/session_manager.h"
 #include "core/test/alloc_counter.h"
+#include "core/test/fake_backend.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"
 

@@ -9,9 +9,9 @@
 #include <set>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
 #include "core/backend/trace_clock.h"
 #include "core/hot_flags.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

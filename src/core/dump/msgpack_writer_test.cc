@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "core/backend/fake_backend.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 

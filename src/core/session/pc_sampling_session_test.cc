@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/backend/fake_backend.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

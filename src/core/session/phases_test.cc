@@ -10,7 +10,7 @@
 #include <sstream>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

@@ -7,9 +7,9 @@
 #include <functional>
 #include <vector>
 
-#include "core/backend/fake_backend.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

@@ -10,9 +10,9 @@
 #include <sstream>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
 #include "core/correlation/correlator.h"
 #include "core/session/session_manager.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "proton/proton.h"
 

@@ -4,8 +4,8 @@
 
 #include <thread>
 
-#include "core/backend/fake_backend.h"
 #include "core/record/recorder.h"
+#include "core/test/fake_backend.h"
 #include "core/test/recording_replay.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

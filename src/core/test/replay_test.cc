@@ -7,7 +7,7 @@
 #include <map>
 #include <thread>
 
-#include "core/backend/fake_backend.h"
+#include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
 #include "core/test/test_util.h"
 #include "proton/proton.h"

@@ -1,7 +1,7 @@
 // gtest main for the core tests: registers the fake backend (backend="fake").
 #include <gtest/gtest.h>
 
-#include "core/backend/fake_backend.h"
+#include "core/test/fake_backend.h"
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);

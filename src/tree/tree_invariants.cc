@@ -1,11 +1,11 @@
 // The tree invariant checks; see tree_invariants.h.
-#include "viewer/tree_invariants.h"
+#include "tree/tree_invariants.h"
 
 #if PROTON_DCHECK_IS_ON
 
 #include <vector>
 
-namespace proton::viewer {
+namespace proton::tree {
 
 void DcheckPreOrder(const ProfileTree& tree) {
   const size_t n_nodes = tree.size();
@@ -43,6 +43,6 @@ void DcheckChildLists(const ProfileTree& tree) {
   PROTON_DCHECK(listed + 1 == n_nodes) << listed << " children listed for " << n_nodes << " nodes";
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree
 
 #endif  // PROTON_DCHECK_IS_ON

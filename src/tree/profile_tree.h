@@ -1,5 +1,6 @@
-// The viewer's in-memory call tree (spec viewer.md §3, §5.4, §6, §12) and the declared API
-// of every structural operation on it: frame removal, inclusive sums, filter kept sets,
+// The profile tree model: the in-memory call tree the readers (src/format) build and the viewer
+// (src/viewer) reads (spec viewer.md §3, §5.4, §6, §12), and the declared API of every
+// structural operation on it: frame removal, inclusive sums, filter kept sets,
 // reduction + duplicate merging, the diff union, and pre-order walks.
 //
 // Layout: struct-of-arrays indexed by NodeId. Node ids are always in FILE pre-order
@@ -9,8 +10,8 @@
 // with no recursion: 100,000-level trees work everywhere (§11.4). Nothing is quadratic.
 //
 // Readers (src/format/profile_reader.h) build a tree with AddNode/Set*; PrepareProfile() then
-// applies §3.3 and computes everything else. The rest of the viewer (metrics, filters, printers)
-// reads the tree through the const accessors and attaches derived columns as ExtraColumns.
+// applies §3.3 and computes everything else. The viewer (metrics, filters, printers) reads the
+// tree through the const accessors and attaches derived columns as ExtraColumns.
 #pragma once
 
 #include <array>
@@ -27,7 +28,7 @@
 
 #include "util/status.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 using NodeId = uint32_t;
 inline constexpr NodeId kNoNode = std::numeric_limits<NodeId>::max();
@@ -142,6 +143,15 @@ struct DeviceTable {
   const DeviceInfo* Find(std::string_view device_type, std::string_view device_index) const;
 };
 
+// A regrouping of a tree's nodes: new node i (ids in pre-order) is the old nodes
+// members[begin[i] .. begin[i+1]), the first one being the representative whose name and type
+// it takes (tree_regroup.h computes one).
+struct Grouping {
+  std::vector<NodeId> parent;   // per new node
+  std::vector<uint64_t> begin;  // size = new nodes + 1
+  std::vector<NodeId> members;
+};
+
 class ProfileTree {
  public:
   // ---- Building (readers, tests). Nodes must be added in FILE pre-order: the first node is
@@ -212,8 +222,23 @@ class ProfileTree {
   void Reserve(size_t nodes, size_t name_bytes);
   bool has_metrics(NodeId n) const { return has_metrics_[n] != 0; }
 
+  // ---- Editing, for the structural operations (tree_*.cc). Both keep node ids in pre-order
+  // (checked by tree_invariants.h where DCHECKs are on); callers run BuildStructure() and
+  // ComputeInclusive() (or Finalize()) on the result.
+  // The tree of the groups: frames from the representative, values combined (§3.7: numeric
+  // columns and extra columns summed skipping NaN, others the first member's). The result
+  // has parent/depth/frames/columns.
+  ProfileTree Regrouped(const Grouping& grouping) const;
+  // Keeps the nodes with keep[n] != 0 in place (no second tree, no new memory): `keep` must
+  // be closed under ancestors, so ids stay pre-order and each kept node moves to a smaller or
+  // equal index. Names stay in the arena.
+  void Compact(const std::vector<uint8_t>& keep);
+
  private:
-  friend class TreeEditor;  // tree_*.cc rebuild trees through it
+  // Adds one node per group of `old` to this (empty) tree, the union of the members'
+  // has_metrics; returns the new id of every old node that is a member of some group,
+  // kNoNode for the others.
+  std::vector<NodeId> AddGroupNodes(const ProfileTree& old, const Grouping& grouping);
   RawColumn& ColumnFor(NodeId node, std::string_view key);
   // The steps of ColumnFor: the column the hints name for `key` (kNoString if none), the
   // hash map's column (added when new), and the node's cell made ready to be set.
@@ -298,4 +323,4 @@ DiffUnion BuildDiffUnion(const ProfileTree& left, const ProfileTree& right);
 void ForEachSortedPreOrder(const ProfileTree& tree, const std::function<bool(NodeId)>& visit);
 std::vector<NodeId> SortedPreOrder(const ProfileTree& tree);
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

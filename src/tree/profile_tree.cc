@@ -1,6 +1,6 @@
 // ProfileTree: building, structure (children, sorted children), the metric table (§3.4,
 // §3.6) and inclusive sums (§3.8). Every pass is a loop over pre-order ids, never recursion.
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -9,10 +9,10 @@
 #include <cstring>
 #include <numeric>
 
-#include "viewer/nan_add.h"
-#include "viewer/tree_invariants.h"
+#include "tree/nan_add.h"
+#include "tree/tree_invariants.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 namespace {
 
@@ -385,4 +385,4 @@ void ProfileTree::ComputeInclusive() {
   }
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

@@ -1,8 +1,8 @@
 // Pre-order walks in sorted child order (print order and non-diff row order, §7.7), with an
 // explicit stack so that 100,000-level trees work.
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 void ForEachSortedPreOrder(const ProfileTree& tree, const std::function<bool(NodeId)>& visit) {
   if (tree.size() == 0) return;
@@ -26,4 +26,4 @@ std::vector<NodeId> SortedPreOrder(const ProfileTree& tree) {
   return order;
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

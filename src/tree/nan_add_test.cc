@@ -1,11 +1,11 @@
 // Tests of missing-value addition (viewer.md §3.8).
-#include "viewer/nan_add.h"
+#include "tree/nan_add.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
-namespace proton::viewer {
+namespace proton::tree {
 namespace {
 
 TEST(NanAdd, SkipsMissingValues) {
@@ -18,4 +18,4 @@ TEST(NanAdd, SkipsMissingValues) {
 }
 
 }  // namespace
-}  // namespace proton::viewer
+}  // namespace proton::tree

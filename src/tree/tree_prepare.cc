@@ -1,10 +1,10 @@
 // §3.3 frame removal and the finishing of a freshly read tree (metric table, inclusive sums).
 #include <string>
 
-#include "viewer/profile_tree.h"
-#include "viewer/tree_editor.h"
+#include "tree/profile_tree.h"
+#include "tree/tree_regroup.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 namespace {
 
@@ -47,10 +47,10 @@ Status PrepareProfile(ProfileTree& tree, std::string_view display_name) {
   if (!keep[0]) return no_data();
   if (!all_kept) {
     tree.BuildStructure(/*sort_children=*/false);  // sizes the lazily grown columns
-    TreeEditor::Compact(tree, keep);
+    tree.Compact(keep);
   }
   tree.Finalize();
   return Status();
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

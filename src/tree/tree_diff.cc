@@ -3,10 +3,10 @@
 // (linear, §12). Union ids are pre-order in sorted order, which gives the row order.
 #include <algorithm>
 
-#include "viewer/profile_tree.h"
-#include "viewer/tree_invariants.h"
+#include "tree/profile_tree.h"
+#include "tree/tree_invariants.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 namespace {
 
@@ -79,4 +79,4 @@ DiffUnion BuildDiffUnion(const ProfileTree& left, const ProfileTree& right) {
   return u;
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

@@ -1,9 +1,9 @@
 // Filter kept sets (§5.3, §12) and the reduction that follows each filter (§5.4), plus the
 // duplicate merge used before diffs (§3.7). All passes are loops over pre-order ids.
-#include "viewer/profile_tree.h"
-#include "viewer/tree_editor.h"
+#include "tree/profile_tree.h"
+#include "tree/tree_regroup.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 std::vector<uint8_t> KeptNodes(const ProfileTree& tree, FilterKind kind,
                                const std::vector<uint8_t>& matched) {
@@ -47,21 +47,21 @@ bool ReduceTree(ProfileTree& tree, const std::vector<uint8_t>& kept) {
   if (tree.size() == 0 || kept.size() < tree.size() || kept[0] == 0) return false;
   bool all = true;
   for (size_t n = 0; n < tree.size() && all; ++n) all = kept[n] != 0;
-  if (all && !TreeEditor::HasDuplicates(tree)) {
+  if (all && !HasDuplicates(tree)) {
     tree.ComputeInclusive();  // nothing removed: the sums are unchanged, but keep the contract
     return true;
   }
   if (!all) {
     // Reduce in place first (cheap, no new tree); merge only if duplicates remain.
-    TreeEditor::Compact(tree, kept);
+    tree.Compact(kept);
     tree.BuildStructure();
-    if (!TreeEditor::HasDuplicates(tree)) {
+    if (!HasDuplicates(tree)) {
       tree.ComputeInclusive();
       return true;
     }
   }
-  Grouping g = TreeEditor::Regroup(tree, {}, /*merge=*/true);
-  tree = TreeEditor::Rebuild(tree, g);
+  Grouping g = Regroup(tree, {}, /*merge=*/true);
+  tree = tree.Regrouped(g);
   tree.BuildStructure();
   tree.ComputeInclusive();
   return true;
@@ -72,11 +72,11 @@ bool ApplyFilter(ProfileTree& tree, FilterKind kind, const std::vector<uint8_t>&
 }
 
 void MergeDuplicates(ProfileTree& tree) {
-  if (!TreeEditor::HasDuplicates(tree)) return;
-  Grouping g = TreeEditor::Regroup(tree, {}, /*merge=*/true);
-  tree = TreeEditor::Rebuild(tree, g);
+  if (!HasDuplicates(tree)) return;
+  Grouping g = Regroup(tree, {}, /*merge=*/true);
+  tree = tree.Regrouped(g);
   tree.BuildStructure();
   tree.ComputeInclusive();
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

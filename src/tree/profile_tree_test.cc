@@ -1,6 +1,6 @@
 // Structural operations: frame removal, metric table, inclusive sums, filters' kept sets,
 // reduction + merging, diff union and row order, deep chains.
-#include "viewer/profile_tree.h"
+#include "tree/profile_tree.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "format/profile_reader.h"
-#include "viewer/tree_invariants.h"
+#include "tree/tree_invariants.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 namespace {
 
 const std::string kProfiles = std::string(PROTON_SOURCE_DIR) + "/tests/compat/viewer/profiles/";
@@ -270,4 +270,4 @@ TEST(TreeInvariants, EveryEditKeepsPreOrder) {
 #endif
 
 }  // namespace
-}  // namespace proton::viewer
+}  // namespace proton::tree

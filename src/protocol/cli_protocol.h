@@ -1,7 +1,8 @@
 // The launcher -> process protocol (profiler.md §2.9, §2.13): environment variable names and
-// the layout of the per-run directory. Shared by the launcher (src/launcher), which writes
-// them, and the CLI part of the core (src/core/cli), which reads them, so both sides agree on
-// one definition. Header only, standard library only.
+// the layout of the per-run directory. The launcher (src/launcher) writes them and the CLI
+// part of the core (src/core/cli) reads them; it lives apart from both so that both sides
+// agree on one definition and neither depends on the other. Header only, standard library
+// only (the proton_protocol interface target).
 #pragma once
 
 #include <string_view>

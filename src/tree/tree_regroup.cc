@@ -1,15 +1,16 @@
-// TreeEditor: regrouping (reduction + duplicate merging, §3.7, §5.4) and rebuilding a tree
-// from groups of old nodes. Iterative: an explicit stack whose pending member lists live in
-// one arena used as a stack too, so memory is O(n) and nothing recurses on depth.
-#include "viewer/tree_editor.h"
+// Regrouping (reduction + duplicate merging, §3.7, §5.4) and ProfileTree's editing members:
+// rebuilding a tree from groups of old nodes, compacting one in place. Iterative: an explicit stack
+// whose pending member lists live in one arena used as a stack too, so memory is O(n) and nothing
+// recurses on depth.
+#include "tree/tree_regroup.h"
 
 #include <algorithm>
 #include <utility>
 
-#include "viewer/nan_add.h"
-#include "viewer/tree_invariants.h"
+#include "tree/nan_add.h"
+#include "tree/tree_invariants.h"
 
-namespace proton::viewer {
+namespace proton::tree {
 
 namespace {
 
@@ -25,7 +26,7 @@ inline bool KeyLess(const ProfileTree& tree, NodeId left, NodeId right) {
 
 }  // namespace
 
-bool TreeEditor::HasDuplicates(const ProfileTree& tree) {
+bool HasDuplicates(const ProfileTree& tree) {
   for (NodeId n = 0; n < tree.size(); ++n) {
     auto kids = tree.sorted_children(n);
     for (size_t i = 1; i < kids.size(); ++i)
@@ -160,7 +161,7 @@ class RegroupWalk {
 
 }  // namespace
 
-Grouping TreeEditor::Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep, bool merge) {
+Grouping Regroup(const ProfileTree& old, const std::vector<uint8_t>& keep, bool merge) {
   return RegroupWalk(old, keep, merge).Run();
 }
 
@@ -247,36 +248,35 @@ void RebuildExtraColumn(const ExtraColumn& old_extra, const Grouping& grouping,
 
 }  // namespace
 
-std::vector<NodeId> TreeEditor::AddGroupNodes(const ProfileTree& old, const Grouping& grouping,
-                                              ProfileTree& tree) {
+std::vector<NodeId> ProfileTree::AddGroupNodes(const ProfileTree& old, const Grouping& grouping) {
   std::vector<NodeId> old_to_new(old.size(), kNoNode);
   for (size_t group = 0; group < grouping.parent.size(); ++group) {
     const NodeId representative = grouping.members[grouping.begin[group]];
     const NodeId id =
-        tree.AddNode(grouping.parent[group], old.name(representative), old.type(representative));
+        AddNode(grouping.parent[group], old.name(representative), old.type(representative));
     bool has_metrics = false;
     for (uint64_t index = grouping.begin[group]; index < grouping.begin[group + 1]; ++index) {
       old_to_new[grouping.members[index]] = id;
       has_metrics = has_metrics || old.has_metrics_[grouping.members[index]] != 0;
     }
-    tree.has_metrics_[id] = has_metrics ? 1 : 0;
+    has_metrics_[id] = has_metrics ? 1 : 0;
   }
   return old_to_new;
 }
 
-ProfileTree TreeEditor::Rebuild(const ProfileTree& old, const Grouping& grouping) {
+ProfileTree ProfileTree::Regrouped(const Grouping& grouping) const {
   ProfileTree tree;
-  tree.Reserve(grouping.parent.size(), old.names_.size());
-  const std::vector<NodeId> old_to_new = AddGroupNodes(old, grouping, tree);
-  tree.columns_.resize(old.columns_.size());
-  for (size_t column = 0; column < old.columns_.size(); ++column)
-    RebuildColumn(old.columns_[column], grouping, old_to_new, tree.columns_[column]);
-  tree.num_inclusive_ = old.num_inclusive_;
-  tree.column_index_ = old.column_index_;
-  tree.extra_.resize(old.extra_.size());
-  for (size_t extra = 0; extra < old.extra_.size(); ++extra)
-    RebuildExtraColumn(old.extra_[extra], grouping, tree.extra_[extra]);
-  tree.devices_ = old.devices_;
+  tree.Reserve(grouping.parent.size(), names_.size());
+  const std::vector<NodeId> old_to_new = tree.AddGroupNodes(*this, grouping);
+  tree.columns_.resize(columns_.size());
+  for (size_t column = 0; column < columns_.size(); ++column)
+    RebuildColumn(columns_[column], grouping, old_to_new, tree.columns_[column]);
+  tree.num_inclusive_ = num_inclusive_;
+  tree.column_index_ = column_index_;
+  tree.extra_.resize(extra_.size());
+  for (size_t extra = 0; extra < extra_.size(); ++extra)
+    RebuildExtraColumn(extra_[extra], grouping, tree.extra_[extra]);
+  tree.devices_ = devices_;
   DcheckPreOrder(tree);
   return tree;
 }
@@ -292,8 +292,8 @@ void CompactVector(std::vector<T>& v, const std::vector<NodeId>& kept_ids) {
 
 }  // namespace
 
-void TreeEditor::Compact(ProfileTree& t, const std::vector<uint8_t>& keep) {
-  const size_t n_old = t.size();
+void ProfileTree::Compact(const std::vector<uint8_t>& keep) {
+  const size_t n_old = size();
   std::vector<NodeId> old2new(n_old, kNoNode);
   std::vector<NodeId> kept_ids;
   kept_ids.reserve(n_old);
@@ -304,16 +304,16 @@ void TreeEditor::Compact(ProfileTree& t, const std::vector<uint8_t>& keep) {
     }
   // kept_ids[i] >= i, so forward copies never overwrite a value still to be read.
   for (size_t i = 0; i < kept_ids.size(); ++i) {
-    const NodeId p = t.parent_[kept_ids[i]];
-    t.parent_[i] = p == kNoNode ? kNoNode : old2new[p];
+    const NodeId p = parent_[kept_ids[i]];
+    parent_[i] = p == kNoNode ? kNoNode : old2new[p];
   }
-  t.parent_.resize(kept_ids.size());
-  CompactVector(t.depth_, kept_ids);
-  CompactVector(t.name_off_, kept_ids);
-  CompactVector(t.name_len_, kept_ids);
-  CompactVector(t.type_, kept_ids);
-  CompactVector(t.has_metrics_, kept_ids);
-  for (RawColumn& c : t.columns_) {
+  parent_.resize(kept_ids.size());
+  CompactVector(depth_, kept_ids);
+  CompactVector(name_off_, kept_ids);
+  CompactVector(name_len_, kept_ids);
+  CompactVector(type_, kept_ids);
+  CompactVector(has_metrics_, kept_ids);
+  for (RawColumn& c : columns_) {
     CompactVector(c.type, kept_ids);
     CompactVector(c.own, kept_ids);
     CompactVector(c.own_int, kept_ids);
@@ -321,8 +321,8 @@ void TreeEditor::Compact(ProfileTree& t, const std::vector<uint8_t>& keep) {
     CompactVector(c.inc, kept_ids);
     c.first_node = c.first_node < n_old ? old2new[c.first_node] : kNoNode;
   }
-  for (ExtraColumn& e : t.extra_) CompactVector(e.values, kept_ids);
-  DcheckPreOrder(t);
+  for (ExtraColumn& e : extra_) CompactVector(e.values, kept_ids);
+  DcheckPreOrder(*this);
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace proton::viewer {
+namespace proton::tree {
 
 inline double NanAdd(double a, double b) {
   if (std::isnan(a)) return b;
@@ -12,4 +12,4 @@ inline double NanAdd(double a, double b) {
   return a + b;
 }
 
-}  // namespace proton::viewer
+}  // namespace proton::tree
