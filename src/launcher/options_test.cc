@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "launcher/help_text.h"
+#include "util/argparse.h"  // PythonRepr, how the launcher quotes values in messages
 #include "util/test_support.h"
 
 namespace proton::launcher {
