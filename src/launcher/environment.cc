@@ -2,7 +2,7 @@
 #include "launcher/environment.h"
 
 #include "protocol/cli_protocol.h"
-#include "util/ascii.h"
+#include "util/bool_knob.h"
 
 namespace proton::launcher {
 
@@ -51,15 +51,10 @@ void SetEnv(EnvList& env, std::string_view key, std::string_view value) {
   env.push_back(std::move(entry));
 }
 
-bool EnvTruthy(std::string_view value) {
-  const std::string lower = AsciiLower(value);
-  return lower == "1" || lower == "true" || lower == "on";
-}
-
 ProfilingDecision DecideProfiling(const EnvList& env,
                                   const std::optional<std::string>& core_library) {
   if (std::optional<std::string> disable = Knob(env, "PROTON_DISABLE", "TRITON_PROTON_DISABLE");
-      disable && EnvTruthy(*disable)) {
+      disable && ParseBool(*disable)) {
     return ProfilingDecision::kDisabled;
   }
   std::optional<std::string> injection = GetEnv(env, cp::kCudaInjection);

@@ -24,9 +24,6 @@ using EnvList = std::vector<std::string>;
 std::optional<std::string> GetEnv(const EnvList& env, std::string_view key);
 void SetEnv(EnvList& env, std::string_view key, std::string_view value);
 
-// Triton's boolean parser: 1, true, on (any case).
-bool EnvTruthy(std::string_view value);
-
 enum class ProfilingDecision { kProfile, kDisabled, kOtherTool };
 
 // PROTON_DISABLE (or TRITON_PROTON_DISABLE when ours is unset) -> kDisabled;

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "protocol/cli_protocol.h"
+#include "util/bool_knob.h"
 
 namespace proton::launcher {
 namespace {
@@ -17,8 +18,8 @@ TEST(Environment, GetSetAndTruthy) {
   SetEnv(env, "A", "3");
   SetEnv(env, "C", "4");
   EXPECT_EQ(env, (EnvList{"A=3", "AB=2", "EMPTY=", "C=4"}));
-  for (const char* yes : {"1", "true", "TRUE", "On"}) EXPECT_TRUE(EnvTruthy(yes)) << yes;
-  for (const char* no : {"0", "", "yes", "false"}) EXPECT_FALSE(EnvTruthy(no)) << no;
+  for (const char* yes : {"1", "true", "TRUE", "On"}) EXPECT_TRUE(ParseBool(yes)) << yes;
+  for (const char* no : {"0", "", "yes", "false"}) EXPECT_FALSE(ParseBool(no)) << no;
 }
 
 TEST(Environment, Decision) {

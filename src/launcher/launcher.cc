@@ -20,6 +20,7 @@
 #include "launcher/run_dir.h"
 #include "launcher/target.h"
 #include "protocol/cli_protocol.h"
+#include "util/bool_knob.h"
 #include "util/command_main.h"
 
 extern char** environ;
@@ -123,7 +124,7 @@ Result<int> Run(const LaunchOptions& options) {
     return Fail(error->exit_status, error->message);
   }
   const TargetPlan& plan = std::get<TargetPlan>(classified);
-  const bool verbose = EnvTruthy(GetEnv(env, "PROTON_VERBOSE").value_or(""));
+  const bool verbose = ParseBool(GetEnv(env, "PROTON_VERBOSE").value_or(""));
 
   Layout layout = FindLayout(GetEnv(env, "PROTON_LIBRARY"));
   switch (DecideProfiling(env, layout.core_library)) {

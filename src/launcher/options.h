@@ -1,6 +1,6 @@
 // Parsing of the `proton` command line (profiler.md §2.1, §2.2): the reference's argparse
-// options, argparse conventions (`--name=x`, `-nx`, unique long prefixes), and everything from
-// the first positional token on passed to the target verbatim.
+// options, read by the argparse engine (util/argparse.h: `--name=x`, `-nx`, unique long
+// prefixes), and everything from the first positional token on passed to the target verbatim.
 #pragma once
 
 #include <optional>
@@ -30,8 +30,5 @@ struct ParsedCommand {
 // Parses the arguments after argv[0]. Usage errors (unknown option, bad choice, missing value,
 // no target) come back as ErrorKind::kUsage with argparse's message text.
 Result<ParsedCommand> ParseCommandLine(const std::vector<std::string>& args);
-
-// Python repr() of a str, as argparse uses it in "invalid choice: 'x'".
-std::string PythonRepr(const std::string& text);
 
 }  // namespace proton::launcher

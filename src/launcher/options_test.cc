@@ -4,22 +4,18 @@
 #include <gtest/gtest.h>
 
 #include "launcher/help_text.h"
+#include "util/argparse.h"  // PythonRepr, how the launcher quotes values in messages
+#include "util/test_support.h"
 
 namespace proton::launcher {
 namespace {
 
 ParsedCommand ParseOk(const std::vector<std::string>& args) {
-  Result<ParsedCommand> parsed = ParseCommandLine(args);
-  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : parsed.status().message());
-  return parsed.ok() ? parsed.value() : ParsedCommand{};
+  return test::ExpectValue(ParseCommandLine(args));
 }
 
 std::string ParseError(const std::vector<std::string>& args) {
-  Result<ParsedCommand> parsed = ParseCommandLine(args);
-  EXPECT_FALSE(parsed.ok());
-  if (parsed.ok()) return "";
-  EXPECT_EQ(parsed.status().kind(), ErrorKind::kUsage);
-  return parsed.status().message();
+  return test::ExpectUsageError(ParseCommandLine(args));
 }
 
 TEST(Options, Defaults) {

@@ -1,13 +1,13 @@
-// See cli_args.h. The scan follows CPython 3.11's argparse step by step: every argument is
-// first classified as an option ('O') or not ('A') by _parse_optional (which is where
-// ambiguous prefixes are reported, before anything is consumed); then the arguments are
-// consumed left to right by consume_optional, converting values as each option is taken.
+// See cli_args.h. The option table is the reference's add_argument calls (in their order, which
+// shows in "ambiguous option" messages) and ours after them; the argparse engine
+// (util/argparse.h) scans, and this file converts the values and makes the post-scan checks.
 #include "viewer/cli_args.h"
 
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "util/argparse.h"
 #include "viewer/py_number.h"
 
 namespace proton::viewer {
@@ -33,166 +33,69 @@ enum class Opt {
   kMerge
 };
 
-struct OptionString {
-  std::string_view text;
-  Opt opt;
-};
+constexpr int Id(Opt opt) { return static_cast<int>(opt); }
 
-// argparse's _option_string_actions, in registration order (this order shows in the
-// "ambiguous option" message).
-constexpr OptionString kOptionStrings[] = {
-    {"-h", Opt::kHelp},
-    {"--help", Opt::kHelp},
-    {"-l", Opt::kList},
-    {"--list", Opt::kList},
-    {"-m", Opt::kMetrics},
-    {"--metrics", Opt::kMetrics},
-    {"-i", Opt::kInclude},
-    {"--include", Opt::kInclude},
-    {"-e", Opt::kExclude},
-    {"--exclude", Opt::kExclude},
-    {"-t", Opt::kThreshold},
-    {"--threshold", Opt::kThreshold},
-    {"-d", Opt::kDepth},
-    {"--depth", Opt::kDepth},
-    {"-f", Opt::kFormat},
-    {"--format", Opt::kFormat},
-    {"--print-sorted", Opt::kPrintSorted},
-    {"--diff-profile", Opt::kDiffProfile},
-    {"-diff", Opt::kDiffProfile},
-};
-
-// Our own options (§11.7-§11.12). They are found only by their full spelling (or with
-// "=VALUE"), never as prefixes, so that every abbreviation the reference accepts (--m, --de,
-// --ex, --f, ...) keeps its meaning (§11.6).
-constexpr OptionString kExtensionStrings[] = {
-    {"--fail-above", Opt::kFailAbove}, {"--match", Opt::kMatch}, {"--export", Opt::kExport},
-    {"--demangle", Opt::kDemangle},    {"--html", Opt::kHtml},   {"--speedscope", Opt::kSpeedscope},
-    {"--merge", Opt::kMerge},
-};
-
-// Whether the option consumes a value (attached or the next argument). --demangle's and
-// --merge's values are optional and only ever attached ("--demangle=short",
-// "--merge=sum"), so they never take FILE (§11.9, §11.11).
-bool TakesValue(Opt opt) {
-  return opt != Opt::kHelp && opt != Opt::kList && opt != Opt::kPrintSorted &&
-         opt != Opt::kDemangle && opt != Opt::kMerge;
-}
-
-// The action's name in messages: its option strings joined with '/'.
-std::string_view ActionName(Opt opt) {
-  switch (opt) {
-    case Opt::kHelp: return "-h/--help";
-    case Opt::kList: return "-l/--list";
-    case Opt::kMetrics: return "-m/--metrics";
-    case Opt::kInclude: return "-i/--include";
-    case Opt::kExclude: return "-e/--exclude";
-    case Opt::kThreshold: return "-t/--threshold";
-    case Opt::kDepth: return "-d/--depth";
-    case Opt::kFormat: return "-f/--format";
-    case Opt::kPrintSorted: return "--print-sorted";
-    case Opt::kDiffProfile: return "--diff-profile/-diff";
-    case Opt::kFailAbove: return "--fail-above";
-    case Opt::kMatch: return "--match";
-    case Opt::kExport: return "--export";
-    case Opt::kDemangle: return "--demangle";
-    case Opt::kHtml: return "--html";
-    case Opt::kSpeedscope: return "--speedscope";
-    case Opt::kMerge: return "--merge";
-  }
-  return "";
+// Values appear in messages verbatim (viewer.md §9).
+const ArgParser& Parser() {
+  static const ArgParser parser = {
+      {
+          {.id = Id(Opt::kHelp), .strings = {"-h", "--help"}, .ends_scan = true},
+          {Id(Opt::kList), {"-l", "--list"}},
+          {Id(Opt::kMetrics), {"-m", "--metrics"}, ArgValue::kOne},
+          {Id(Opt::kInclude), {"-i", "--include"}, ArgValue::kOne},
+          {Id(Opt::kExclude), {"-e", "--exclude"}, ArgValue::kOne},
+          {Id(Opt::kThreshold), {"-t", "--threshold"}, ArgValue::kOne},
+          {Id(Opt::kDepth), {"-d", "--depth"}, ArgValue::kOne},
+          {Id(Opt::kFormat),
+           {"-f", "--format"},
+           ArgValue::kOne,
+           {"full", "file_function_line", "function_line", "file_function"}},  // NameFormat's order
+          {Id(Opt::kPrintSorted), {"--print-sorted"}},
+          {Id(Opt::kDiffProfile), {"--diff-profile", "-diff"}, ArgValue::kOne},
+          // Ours (§11.7-§11.12): found only by their full spelling (or with "=VALUE"), so that
+          // every abbreviation the reference accepts (--m, --de, --ex, --f, ...) keeps its
+          // meaning (§11.6). --demangle's and --merge's values are only ever attached, so they
+          // never take FILE (§11.9, §11.11).
+          {.id = Id(Opt::kFailAbove),
+           .strings = {"--fail-above"},
+           .value = ArgValue::kOne,
+           .exact_only = true},
+          {.id = Id(Opt::kMatch),
+           .strings = {"--match"},
+           .value = ArgValue::kOne,
+           .choices = {"exact", "normalized"},
+           .exact_only = true},
+          {.id = Id(Opt::kExport),
+           .strings = {"--export"},
+           .value = ArgValue::kOne,
+           .exact_only = true},
+          {.id = Id(Opt::kDemangle),
+           .strings = {"--demangle"},
+           .value = ArgValue::kAttachedOnly,
+           .choices = {"full", "short"},
+           .exact_only = true},
+          {.id = Id(Opt::kHtml),
+           .strings = {"--html"},
+           .value = ArgValue::kOne,
+           .exact_only = true},
+          {.id = Id(Opt::kSpeedscope),
+           .strings = {"--speedscope"},
+           .value = ArgValue::kOne,
+           .exact_only = true},
+          {.id = Id(Opt::kMerge),
+           .strings = {"--merge"},
+           .value = ArgValue::kAttachedOnly,
+           .choices = {"stats", "sum"},
+           .exact_only = true},
+      },
+      QuoteVerbatim,
+      Positionals::kCollect,
+  };
+  return parser;
 }
 
 Error ArgumentError(Opt opt, std::string_view message) {
-  return Status::UsageError("argument " + std::string(ActionName(opt)) + ": " +
-                            std::string(message));
-}
-
-const OptionString* FindExact(std::string_view text) {
-  for (const OptionString& o : kOptionStrings) {
-    if (o.text == text) return &o;
-  }
-  for (const OptionString& o : kExtensionStrings) {
-    if (o.text == text) return &o;
-  }
-  return nullptr;
-}
-
-// One classified option argument. `known` is false for an unknown option (action None).
-struct OptionTuple {
-  bool known = false;
-  Opt opt = Opt::kHelp;
-  std::string_view option_string;
-  std::optional<std::string> explicit_arg;
-};
-
-// argparse's _negative_number_matcher: '^-\d+$|^-\d*\.\d+$', where \d is any Unicode decimal
-// digit and '$' also matches before a final '\n'.
-bool LooksLikeNegativeNumber(std::string_view s) {
-  if (s.empty() || s[0] != '-') return false;
-  std::string_view body = s.substr(1);
-  if (!body.empty() && body.back() == '\n') body.remove_suffix(1);
-  const size_t dot = body.find('.');
-  if (dot == std::string_view::npos) return IsPyDecimalDigits(body);
-  const std::string_view whole = body.substr(0, dot);
-  return (whole.empty() || IsPyDecimalDigits(whole)) && IsPyDecimalDigits(body.substr(dot + 1));
-}
-
-// argparse's _get_option_tuples.
-std::vector<OptionTuple> GetOptionTuples(std::string_view arg) {
-  std::vector<OptionTuple> result;
-  if (arg.size() >= 2 && arg[0] == '-' && arg[1] == '-') {
-    std::string_view prefix = arg;
-    std::optional<std::string> explicit_arg;
-    if (size_t eq = arg.find('='); eq != std::string_view::npos) {
-      prefix = arg.substr(0, eq);
-      explicit_arg = std::string(arg.substr(eq + 1));
-    }
-    for (const OptionString& o : kOptionStrings) {
-      if (o.text.substr(0, prefix.size()) == prefix) {
-        result.push_back({true, o.opt, o.text, explicit_arg});
-      }
-    }
-  } else if (arg.size() >= 2 && arg[0] == '-') {
-    std::string_view short_prefix = arg.substr(0, 2);
-    for (const OptionString& o : kOptionStrings) {
-      if (o.text == short_prefix) {
-        result.push_back({true, o.opt, o.text, std::string(arg.substr(2))});
-      } else if (o.text.substr(0, arg.size()) == arg) {
-        result.push_back({true, o.opt, o.text, std::nullopt});
-      }
-    }
-  }
-  return result;
-}
-
-// argparse's _parse_optional: nullopt means a positional ('A'); an error is an ambiguous
-// prefix.
-Result<std::optional<OptionTuple>> ParseOptional(std::string_view arg) {
-  using Out = std::optional<OptionTuple>;
-  if (arg.empty() || arg[0] != '-') return Out();
-  if (const OptionString* exact = FindExact(arg)) {
-    return Out(OptionTuple{true, exact->opt, exact->text, std::nullopt});
-  }
-  if (arg.size() == 1) return Out();
-  if (size_t eq = arg.find('='); eq != std::string_view::npos) {
-    if (const OptionString* o = FindExact(arg.substr(0, eq))) {
-      return Out(OptionTuple{true, o->opt, o->text, std::string(arg.substr(eq + 1))});
-    }
-  }
-  std::vector<OptionTuple> tuples = GetOptionTuples(arg);
-  if (tuples.size() > 1) {
-    std::string matches;
-    for (const OptionTuple& t : tuples) {
-      if (!matches.empty()) matches += ", ";
-      matches += t.option_string;
-    }
-    return Status::UsageError("ambiguous option: " + std::string(arg) + " could match " + matches);
-  }
-  if (tuples.size() == 1) return Out(tuples[0]);
-  if (LooksLikeNegativeNumber(arg)) return Out();
-  if (arg.find(' ') != std::string_view::npos) return Out();
-  return Out(OptionTuple{false, Opt::kHelp, arg, std::nullopt});
+  return ::proton::ArgumentError(OptionWithId(Parser(), Id(opt)), message);
 }
 
 std::string_view TrimSpacesTabs(std::string_view s) {
@@ -221,48 +124,11 @@ Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
   return Status();
 }
 
-// --demangle's optional value: absent means "full".
-Status TakeDemangle(ViewerArgs& a, const std::string* value) {
-  if (value == nullptr || *value == "full") {
-    a.demangle = DemangleMode::kFull;
-  } else if (*value == "short") {
-    a.demangle = DemangleMode::kShort;
-  } else {
-    return ArgumentError(Opt::kDemangle,
-                         "invalid choice: '" + *value + "' (choose from 'full', 'short')");
-  }
-  return Status();
-}
-
 struct ScanState {
   ViewerArgs args;
   std::optional<std::string> metrics_text;  // -m as given (last one wins)
-  std::vector<std::string> unknown;         // unknown option strings, in order
   std::vector<std::string> positionals;
 };
-
-Status TakeMatch(ViewerArgs& args, const std::string& value) {
-  if (value == "exact")
-    args.match = MatchMode::kExact;
-  else if (value == "normalized")
-    args.match = MatchMode::kNormalized;
-  else
-    return ArgumentError(Opt::kMatch,
-                         "invalid choice: '" + value + "' (choose from 'exact', 'normalized')");
-  return Status();
-}
-
-// --merge's optional value: absent means "stats".
-Status TakeMerge(ViewerArgs& args, const std::string* value) {
-  if (value == nullptr || *value == "stats")
-    args.merge = MergeMode::kStats;
-  else if (*value == "sum")
-    args.merge = MergeMode::kSum;
-  else
-    return ArgumentError(Opt::kMerge,
-                         "invalid choice: '" + *value + "' (choose from 'stats', 'sum')");
-  return Status();
-}
 
 Status TakeExport(ViewerArgs& args, const std::string& value) {
   if (!value.ends_with(".csv") && !value.ends_with(".jsonl")) {
@@ -296,24 +162,14 @@ Status TakeDepth(ViewerArgs& args, const std::string& value) {
   return Status();
 }
 
-Status TakeFormat(ViewerArgs& args, const std::string& value) {
-  static constexpr std::pair<std::string_view, NameFormat> kChoices[] = {
-      {"full", NameFormat::kFull},
-      {"file_function_line", NameFormat::kFileFunctionLine},
-      {"function_line", NameFormat::kFunctionLine},
-      {"file_function", NameFormat::kFileFunction}};
-  for (const auto& [word, format] : kChoices) {
-    if (value == word) {
-      args.format = format;
-      return Status();
-    }
-  }
-  return ArgumentError(Opt::kFormat, "invalid choice: '" + value +
-                                         "' (choose from 'full', 'file_function_line', "
-                                         "'function_line', 'file_function')");
+// -f's choices are listed in NameFormat's order.
+NameFormat FormatNamed(const std::string& word) {
+  const std::vector<std::string_view>& choices = OptionWithId(Parser(), Id(Opt::kFormat)).choices;
+  return static_cast<NameFormat>(std::find(choices.begin(), choices.end(), word) - choices.begin());
 }
 
-// take_action: converts and stores one option's value. Sets args.help and stops on -h.
+// take_action: converts and stores one option's value; the engine has checked the choices, and
+// an optional value that is absent (nullptr) takes its default.
 Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
   ViewerArgs& args = state.args;
   switch (opt) {
@@ -325,78 +181,24 @@ Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
     case Opt::kExclude: args.exclude = *value; return Status();
     case Opt::kDiffProfile: args.diff_profile = *value; return Status();
     case Opt::kFailAbove: return TakeFailAbove(args, *value);
-    case Opt::kMatch: return TakeMatch(args, *value);
-    case Opt::kDemangle: return TakeDemangle(args, value);
+    case Opt::kMatch:
+      args.match = *value == "normalized" ? MatchMode::kNormalized : MatchMode::kExact;
+      return Status();
+    case Opt::kDemangle:
+      args.demangle =
+          value != nullptr && *value == "short" ? DemangleMode::kShort : DemangleMode::kFull;
+      return Status();
     case Opt::kExport: return TakeExport(args, *value);
     case Opt::kHtml:
     case Opt::kSpeedscope: return TakeOutputPath(args, opt, *value);
-    case Opt::kMerge: return TakeMerge(args, value);
+    case Opt::kMerge:
+      args.merge = value != nullptr && *value == "sum" ? MergeMode::kSum : MergeMode::kStats;
+      return Status();
     case Opt::kThreshold: return TakeThreshold(args, *value);
     case Opt::kDepth: return TakeDepth(args, *value);
-    case Opt::kFormat: return TakeFormat(args, *value);
+    case Opt::kFormat: args.format = FormatNamed(*value); return Status();
   }
   return Status();
-}
-
-// consume_optional for the option at args[index]; returns the index after what it used.
-Result<size_t> ConsumeOptional(ScanState& st, const std::vector<std::string>& args,
-                               const std::vector<char>& pattern, size_t index, OptionTuple tuple) {
-  if (!tuple.known) {
-    st.unknown.push_back(args[index]);
-    return index + 1;
-  }
-  // Collected first and taken afterwards, as argparse does: an error later in a cluster
-  // (e.g. "-lx") wins over an earlier flag in it.
-  std::vector<std::pair<Opt, std::optional<std::string>>> actions;
-  size_t stop = index + 1;
-  Opt opt = tuple.opt;
-  std::string option_string(tuple.option_string);
-  std::optional<std::string> explicit_arg = std::move(tuple.explicit_arg);
-  while (true) {
-    if (opt == Opt::kDemangle || opt == Opt::kMerge) {  // an optional value, attached or absent
-      actions.emplace_back(opt, std::move(explicit_arg));
-      break;
-    }
-    if (explicit_arg) {
-      if (!TakesValue(opt) && option_string[1] != '-' && !explicit_arg->empty()) {
-        // A single-dash flag with text attached: the text is more single-dash options.
-        actions.emplace_back(opt, std::nullopt);
-        std::string next = std::string("-") + (*explicit_arg)[0];
-        const OptionString* o = FindExact(next);
-        if (o == nullptr) {
-          return ArgumentError(opt, "ignored explicit argument '" + *explicit_arg + "'");
-        }
-        std::string rest = explicit_arg->substr(1);
-        opt = o->opt;
-        option_string = next;
-        if (rest.empty())
-          explicit_arg.reset();
-        else
-          explicit_arg = std::move(rest);
-      } else if (TakesValue(opt)) {
-        actions.emplace_back(opt, std::move(explicit_arg));
-        break;
-      } else {
-        return ArgumentError(opt, "ignored explicit argument '" + *explicit_arg + "'");
-      }
-    } else {
-      if (TakesValue(opt)) {
-        if (index + 1 >= args.size() || pattern[index + 1] != 'A') {
-          return ArgumentError(opt, "expected one argument");
-        }
-        actions.emplace_back(opt, args[index + 1]);
-        stop = index + 2;
-      } else {
-        actions.emplace_back(opt, std::nullopt);
-      }
-      break;
-    }
-  }
-  for (auto& [action, value] : actions) {
-    PROTON_RETURN_IF_ERROR(TakeAction(st, action, value ? &*value : nullptr));
-    if (st.args.help) break;
-  }
-  return stop;
 }
 
 // --merge's combinations (§11.11): it reads FILEs only, and standard input at most once.
@@ -412,16 +214,8 @@ Status CheckMerge(const ViewerArgs& a) {
   return Status();
 }
 
-// Unknown options, then the FILE count: one, or several with --merge.
+// The FILE count (unknown options were reported by the scan): one, or several with --merge.
 Status CheckPositionals(const ScanState& state) {
-  if (!state.unknown.empty()) {
-    std::string list;
-    for (const std::string& unknown : state.unknown) {
-      if (!list.empty()) list += ' ';
-      list += unknown;
-    }
-    return Status::UsageError("unrecognized arguments: " + list);
-  }
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
   if (state.positionals.size() > 1 && state.args.merge == MergeMode::kNone) {
     return Status::UsageError("Must specify exactly one file to read (got " +
@@ -502,37 +296,15 @@ Status CheckAfterScan(ScanState& state) {
 }  // namespace
 
 Result<ViewerArgs> ParseViewerArgs(const std::vector<std::string>& args) {
-  // Pass 1: classify (argparse's arg_strings_pattern). After "--" everything is 'A'.
-  std::vector<char> pattern(args.size(), 'A');
-  std::vector<std::optional<OptionTuple>> tuples(args.size());
-  size_t dash_dash = args.size();
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--") {
-      pattern[i] = '-';
-      dash_dash = i;
-      break;
-    }
-    PROTON_ASSIGN_OR_RETURN(tuples[i], ParseOptional(args[i]));
-    if (tuples[i]) pattern[i] = 'O';
-  }
-  // Pass 2: consume left to right.
-  ScanState st;
-  size_t i = 0;
-  while (i < args.size()) {
-    if (i == dash_dash) {  // "--" ends the options and is not itself an argument (§2.3)
-      ++i;
-      continue;
-    }
-    if (pattern[i] == 'O') {
-      PROTON_ASSIGN_OR_RETURN(i, ConsumeOptional(st, args, pattern, i, std::move(*tuples[i])));
-      if (st.args.help) return std::move(st.args);
-    } else {
-      st.positionals.push_back(args[i]);
-      ++i;
-    }
-  }
-  PROTON_RETURN_IF_ERROR(CheckAfterScan(st));
-  return std::move(st.args);
+  ScanState state;
+  auto take = [&](const ArgOption& option, const std::string* value) {
+    return TakeAction(state, static_cast<Opt>(option.id), value);
+  };
+  PROTON_ASSIGN_OR_RETURN(ArgScan scan, ParseArgs(Parser(), args, take));
+  if (state.args.help) return std::move(state.args);  // -h needs nothing else (§2.3)
+  state.positionals = std::move(scan.positionals);
+  PROTON_RETURN_IF_ERROR(CheckAfterScan(state));
+  return std::move(state.args);
 }
 
 }  // namespace proton::viewer

@@ -1,6 +1,7 @@
-// proton-viewer's command line (viewer.md §2): an argparse-exact parser for the reference's
-// options (prefixes, clusters, `-diff`, the negative-number rule, `--`, `-`), the value types
-// (Python float()/int()), the post-scan checks in their order, and the help text.
+// proton-viewer's command line (viewer.md §2): the reference's options and ours, scanned by the
+// argparse engine (util/argparse.h: prefixes, clusters, `-diff`, the negative-number rule, `--`,
+// `-`), the value types (Python float()/int()), the post-scan checks in their order, and the
+// help text.
 #pragma once
 
 #include <cstdint>

@@ -6,20 +6,15 @@
 
 #include <sstream>
 
+#include "util/test_support.h"
+
 namespace proton::viewer {
 namespace {
 
-ViewerArgs Parse(std::vector<std::string> args) {
-  Result<ViewerArgs> r = ParseViewerArgs(args);
-  EXPECT_TRUE(r.ok()) << r.status().message();
-  return r.ok() ? std::move(r).value() : ViewerArgs();
-}
+ViewerArgs Parse(std::vector<std::string> args) { return test::ExpectValue(ParseViewerArgs(args)); }
 
 std::string Error(std::vector<std::string> args) {
-  Result<ViewerArgs> r = ParseViewerArgs(args);
-  if (r.ok()) return "(no error)";
-  EXPECT_EQ(r.status().kind(), ErrorKind::kUsage);
-  return r.status().message();
+  return test::ExpectUsageError(ParseViewerArgs(args));
 }
 
 TEST(CliArgs, Defaults) {

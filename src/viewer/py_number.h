@@ -22,8 +22,4 @@ std::optional<int64_t> ParsePyInt(std::string_view text);
 // nullopt when the text is not valid UTF-8 or holds another non-ASCII character.
 std::optional<std::string> PyTransformDecimalAndSpace(std::string_view text);
 
-// Whether `text` consists only of Unicode decimal digits (Python's `\d` in str patterns,
-// i.e. category Nd), at least one. False for invalid UTF-8.
-bool IsPyDecimalDigits(std::string_view text);
-
 }  // namespace proton::viewer

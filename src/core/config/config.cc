@@ -5,7 +5,6 @@
 #include <charconv>
 #include <cstdlib>
 
-#include "util/ascii.h"
 #include "util/check.h"
 
 namespace proton {
@@ -65,11 +64,6 @@ uint64_t ParseUint(std::string_view text, uint64_t fallback) {
 }  // namespace
 
 std::span<const Knob> KnobTable() { return kKnobs; }
-
-bool ParseBool(std::string_view text) {
-  const std::string lower = AsciiLower(text);
-  return lower == "1" || lower == "true" || lower == "on";
-}
 
 std::optional<std::string> LookupKnob(std::string_view name, GetEnvFn getenv_fn) {
   if (getenv_fn == nullptr) getenv_fn = [](const char* n) -> const char* { return std::getenv(n); };

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "util/bool_knob.h"  // ParseBool, the knobs' boolean parser
+
 namespace proton {
 
 enum class KnobType { kBool, kInt, kString };
@@ -58,7 +60,5 @@ const Config& GetConfig();
 // knob must be re-read at each use: PROTON_DISABLE, because Triton's
 // `knobs.proton.disable = True` writes TRITON_PROTON_DISABLE while the script runs.
 std::optional<std::string> LookupKnob(std::string_view name, GetEnvFn getenv_fn = nullptr);
-
-bool ParseBool(std::string_view text);
 
 }  // namespace proton
