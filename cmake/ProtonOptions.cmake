@@ -18,6 +18,38 @@ elseif(PROTON_SANITIZE STREQUAL "thread")
 elseif(NOT PROTON_SANITIZE STREQUAL "")
   message(FATAL_ERROR "PROTON_SANITIZE must be '', 'address' or 'thread'")
 endif()
+# An uninstrumented program (python3, /bin/sh) that loads our instrumented libraries
+# (proton._C, proton._viewer, libproton.so through CUDA_INJECTION64_PATH) aborts unless the ASan
+# runtime comes first in its initial library list, which only LD_PRELOAD can arrange. The
+# launcher passes its environment on to the target unchanged, so a test that preloads the
+# runtimes covers every process of a run; instrumented programs (the launcher, the fake CUDA
+# app) are unaffected, as the runtime they link is the same file.
+# proton_preload_sanitizer_runtime(<test>...) does that for tests whose processes include such
+# programs; it does nothing outside the ASan tree.
+set(PROTON_SANITIZER_PRELOAD "")
+if(PROTON_SANITIZE STREQUAL "address")
+  foreach(runtime libasan.so libubsan.so)
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime}
+                    OUTPUT_VARIABLE _runtime_path OUTPUT_STRIP_TRAILING_WHITESPACE)
+    if(NOT IS_ABSOLUTE "${_runtime_path}" OR NOT EXISTS "${_runtime_path}")
+      message(FATAL_ERROR "PROTON_SANITIZE=address: ${CMAKE_CXX_COMPILER} has no ${runtime}")
+    endif()
+    list(APPEND PROTON_SANITIZER_PRELOAD ${_runtime_path})
+  endforeach()
+  list(JOIN PROTON_SANITIZER_PRELOAD ":" PROTON_SANITIZER_PRELOAD)
+endif()
+function(proton_preload_sanitizer_runtime)
+  if(PROTON_SANITIZER_PRELOAD STREQUAL "")
+    return()
+  endif()
+  # CPython allocates at start-up and keeps much of it until exit, which LeakSanitizer would
+  # report as leaks that are not ours: no leak detection in these tests' processes. The C++
+  # test executables keep it.
+  set_property(TEST ${ARGN} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+               "LD_PRELOAD=path_list_prepend:${PROTON_SANITIZER_PRELOAD}"
+               "ASAN_OPTIONS=string_append::detect_leaks=0")
+endfunction()
+
 # The sanitizer trees are RelWithDebInfo (NDEBUG set), yet they are where invariants matter most:
 # PROTON_DCHECK is on there as in debug builds (src/util/check.h).
 if(NOT PROTON_SANITIZE STREQUAL "" OR PROTON_FUZZ)

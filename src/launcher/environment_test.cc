@@ -82,5 +82,17 @@ TEST(Environment, Build) {
   EXPECT_EQ(GetEnv(env, "PYTHONPATH"), "/py/proton_bootstrap:/py");
 }
 
+// The launcher never sets LD_PRELOAD: what the caller preloads (the ASan runtime, which must
+// come first in an uninstrumented target's library list) reaches the target unchanged.
+TEST(Environment, PreloadPassesThrough) {
+  RunSetup setup;
+  setup.layout.core_library = "/lib/libproton.so";
+  const EnvList base = {"LD_PRELOAD=/rt/libasan.so:/rt/libubsan.so", "ASAN_OPTIONS=a=1"};
+  EnvList env = BuildEnvironment(base, setup);
+  EXPECT_EQ(env[0], base[0]);
+  EXPECT_EQ(env[1], base[1]);
+  EXPECT_FALSE(GetEnv(BuildEnvironment({}, setup), "LD_PRELOAD").has_value());
+}
+
 }  // namespace
 }  // namespace proton::launcher

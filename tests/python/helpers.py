@@ -12,6 +12,12 @@ from deep_readers import OrderedPairs
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def under_address_sanitizer():
+    """True when this interpreter runs with ASan's runtime (the ASan tree preloads it)."""
+    with open("/proc/self/maps") as f:
+        return "libasan" in f.read()
+
+
 def run_python(code, cwd, env=None, args=(), check=True, timeout=120):
     """Runs ``code`` (dedented) as a script file in ``cwd`` with this interpreter."""
     script = os.path.join(str(cwd), "script.py")

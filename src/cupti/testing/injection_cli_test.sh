@@ -35,11 +35,8 @@ check() {  # name, stderr file, stdout file, profile, expect cuptiFinalize (1/0)
   if grep -q 'could not start' "$err"; then echo "FAIL $name: session start failed"; fail=1; fi
   [ -s "$prof" ] || { echo "FAIL $name: no profile $prof"; fail=1; }
 }
-# An ASan build of libproton.so is loaded into uninstrumented programs (python3, the fake app):
-# the ASan runtime must then be preloaded. Leaks of the interpreters are not ours.
-if ldd "$BUILD"/lib/libproton.so* 2>/dev/null | grep -q libasan; then
-  export LD_PRELOAD="$(${CXX:-g++} -print-file-name=libasan.so)" ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
-fi
+# In the ASan tree ctest preloads the sanitizer runtimes, as python3 is not instrumented
+# (proton_preload_sanitizer_runtime, cmake/ProtonOptions.cmake).
 export LD_LIBRARY_PATH="$FAKE${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PROTON_CUPTI_LIBRARY="$FAKE/libcupti.so"
 (cd "$T" && PYTHONPATH="$T/pkgs" timeout 60 "$PROTON" -n "$T/py" s.py > "$T/py.out" 2> "$T/py.err")
