@@ -22,7 +22,7 @@ struct OptionSpec {
 };
 
 const std::vector<OptionSpec>& Specs() {
-  static const std::vector<OptionSpec> specs = {
+  static const std::vector<OptionSpec> kSpecs = {
       {Opt::kHelp, "-h", "--help", false, {}, ""},
       {Opt::kName, "-n", "--name", true, {}, ""},
       {Opt::kBackend, "-b", "--backend", true, {"cupti"}, "'cupti'"},
@@ -33,7 +33,7 @@ const std::vector<OptionSpec>& Specs() {
       {Opt::kHook, "-k", "--hook", true, {"triton"}, "None, 'triton'"},
       {Opt::kVersion, "-V", "--version", false, {}, ""},
   };
-  return specs;
+  return kSpecs;
 }
 
 bool IsNegativeNumber(std::string_view token) {
