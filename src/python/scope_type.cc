@@ -254,7 +254,7 @@ PyMethodDef g_scope_methods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyGetSetDef kScopeGetSet[] = {
+PyGetSetDef g_scope_get_set[] = {
     {"name", GetName, nullptr, "the scope name", nullptr},
     {"metrics", GetMetrics, nullptr, "metrics attached at enter, or None", nullptr},
     {"id", GetId, nullptr, "the scope id of the last enter, or None", nullptr},
@@ -301,7 +301,7 @@ bool IsExactScopeType(PyTypeObject* type) { return type == &g_scope_type || type
 
 bool AddScopeTypes(PyObject* module) {
   g_scope_type.tp_methods = g_scope_methods;
-  g_scope_type.tp_getset = kScopeGetSet;
+  g_scope_type.tp_getset = g_scope_get_set;
   g_timed_type.tp_base = &g_scope_type;
   if (PyType_Ready(&g_scope_type) < 0 || PyType_Ready(&g_timed_type) < 0) return false;
   Py_INCREF(&g_scope_type);
