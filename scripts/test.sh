@@ -41,3 +41,13 @@ $tsan_run cmake --build build-tsan -j "$jobs" \
 $tsan_run ctest --test-dir build-tsan -L 'core|cupti' -LE gpu --output-on-failure -j "$jobs"
 $tsan_run ctest --test-dir build-tsan -R '^(Reader[A-Za-z]*|JsonFastReader|ReadAhead|InOrderLoader)\.' \
   --output-on-failure -j "$jobs"
+
+# 4. clang 14 (Debian 12's), warnings as errors, every component; then clang-tidy
+#    (.clang-tidy: bugprone, performance, naming) over src/'s sources but the unit tests,
+#    failing on any finding; then the C++ and viewer tests of that tree, which take seconds
+#    (docs/design.md: why, and the time).
+cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROTON_WERROR=ON \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
+cmake --build build-clang -j "$jobs"
+scripts/clang_tidy.sh build-clang
+ctest --test-dir build-clang -L 'util|viewer|core|cupti' -LE gpu --output-on-failure -j "$jobs"

@@ -63,8 +63,8 @@ constexpr std::array<CUpti_CallbackId, 2> kNvtx = {
     CUPTI_CBID_NVTX_nvtxRangePop,
 };
 
-template <size_t N>
-bool Contains(const std::array<CUpti_CallbackId, N>& ids, CUpti_CallbackId id) {
+template <size_t kSize>
+bool Contains(const std::array<CUpti_CallbackId, kSize>& ids, CUpti_CallbackId id) {
   return std::find(ids.begin(), ids.end(), id) != ids.end();
 }
 

@@ -21,6 +21,8 @@ uint64_t IdOf(Handle handle) {
 }
 template <typename Handle>
 Handle HandleOf(uint64_t id) {
+  // A fake handle is its id: nothing dereferences it.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   return reinterpret_cast<Handle>(static_cast<uintptr_t>(id));
 }
 
@@ -337,7 +339,7 @@ void ResetFake() {
 }
 
 const CuptiApi* FakeCuptiApi() {
-  static const CuptiApi api = [] {
+  static const CuptiApi kApi = [] {
     CuptiApi a;
     a.path = "/fake/libcupti.so";
     a.get_version = &FakeGetVersion;
@@ -369,11 +371,11 @@ const CuptiApi* FakeCuptiApi() {
     a.get_cubin_crc = &FakeGetCubinCrc;
     return a;
   }();
-  return &api;
+  return &kApi;
 }
 
 const DriverApi* FakeDriverApi() {
-  static const DriverApi api = [] {
+  static const DriverApi kApi = [] {
     DriverApi a;
     a.init = &FakeInit;
     a.driver_get_version = &FakeDriverGetVersion;
@@ -386,7 +388,7 @@ const DriverApi* FakeDriverApi() {
     a.ctx_synchronize = &FakeCtxSynchronize;
     return a;
   }();
-  return &api;
+  return &kApi;
 }
 
 KernelActivity MakeKernel(uint32_t correlation_id, uint64_t start, uint64_t end,

@@ -136,6 +136,7 @@ Status PcSampler::ConfigureStallReasons(ContextState* state) {
                          ErrorKind::kRuntime);
   }
   std::vector<std::string> names;
+  names.reserve(storage.size());
   for (const auto& name : storage) {
     names.emplace_back(name.data(), strnlen(name.data(), name.size()));
   }

@@ -374,6 +374,8 @@ ReadFail JsonTreeReader::Run(od::document& doc) {
   size_t index = 0;
   for (auto er : top) {
     od::value e;
+    // simdjson_result::get is &&-qualified: the move picks it, though the type is trivial.
+    // NOLINTNEXTLINE(performance-move-const-arg)
     if (std::move(er).get(e)) return ReadFail::kRead;
     if (index == 0) {
       PROTON_READ_TRY(BeginNode(e, tree::kNoNode));

@@ -15,7 +15,7 @@ enum class Opt { kHelp, kVersion, kName, kBackend, kContext, kMode, kData, kHook
 constexpr int Id(Opt opt) { return static_cast<int>(opt); }
 
 const ArgParser& Parser() {
-  static const ArgParser parser = {
+  static const ArgParser kParser = {
       {
           {.id = Id(Opt::kHelp), .strings = {"-h", "--help"}, .ends_scan = true},
           {Id(Opt::kName), {"-n", "--name"}, ArgValue::kOne},
@@ -30,7 +30,7 @@ const ArgParser& Parser() {
       PythonRepr,
       Positionals::kRemainder,
   };
-  return parser;
+  return kParser;
 }
 
 void Store(LaunchOptions& options, Opt id, std::string value) {

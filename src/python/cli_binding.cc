@@ -24,8 +24,8 @@ PyObject* SetCommandLine(PyObject*, PyObject* on) {
 PyObject* IsCommandLine(PyObject*, PyObject*) { return PyBool_FromLong(IsCommandLineMode()); }
 
 PyObject* StartCliSession(PyObject*, PyObject* args, PyObject* kwargs) {
-  static const char* kKeywords[] = {"name", "context",     "data", "backend",
-                                    "mode", "scopes_only", nullptr};
+  static const char* const kKeywords[] = {"name", "context",     "data", "backend",
+                                          "mode", "scopes_only", nullptr};
   PyObject* name = Py_None;
   const char* context = "shadow";
   const char* data = "tree";

@@ -47,20 +47,20 @@ PyObject* OptionalAttr(PyObject* object, PyObject* name) {
 // dict["name"] when it is a str (borrowed), else nullptr. The key is interned once: a
 // C-string lookup would build a new str on every launch.
 PyObject* StrName(PyObject* dict) {
-  static PyObject* const name_key = Interned("name");
-  PyObject* name = PyDict_GetItem(dict, name_key);
+  static PyObject* const kNameKey = Interned("name");
+  PyObject* name = PyDict_GetItem(dict, kNameKey);
   return name != nullptr && PyUnicode_Check(name) ? name : nullptr;
 }
 
 // The compiled kernel name (a new reference to a str) or nullptr, read before launch_metadata
 // may override "name". Triton passes a LazyDict whose `data` holds it; a plain dict also works.
 PyObject* CompiledName(PyObject* metadata) {
-  static PyObject* const data_attr = Interned("data");
+  static PyObject* const kDataAttr = Interned("data");
   PyObject* name = nullptr;
   if (PyDict_Check(metadata)) {
     name = StrName(metadata);
   } else {
-    PyObject* data = OptionalAttr(metadata, data_attr);
+    PyObject* data = OptionalAttr(metadata, kDataAttr);
     if (data == nullptr && PyErr_Occurred()) return nullptr;
     if (data != nullptr && PyDict_Check(data)) name = StrName(data);
     Py_XINCREF(name);  // before `data`, which may hold the only reference, goes
@@ -74,10 +74,10 @@ PyObject* CompiledName(PyObject* metadata) {
 // launch_metadata's values as a dict (new reference): metadata.get() for a LazyDict, the
 // mapping itself otherwise; an empty dict for None.
 PyObject* Evaluate(PyObject* metadata) {
-  static PyObject* const get_attr = Interned("get");
+  static PyObject* const kGetAttr = Interned("get");
   PyObject* result = nullptr;
   if (!PyDict_Check(metadata)) {
-    PyObject* getter = OptionalAttr(metadata, get_attr);
+    PyObject* getter = OptionalAttr(metadata, kGetAttr);
     if (getter == nullptr && PyErr_Occurred()) return nullptr;
     if (getter != nullptr && PyCallable_Check(getter)) {
       result = PyObject_CallNoArgs(getter);
@@ -194,7 +194,7 @@ void LaunchExitImpl() {
 // Runs hook.enter / hook.exit for each active hook (enter by priority, exit reversed).
 template <bool kEnter>
 PyObject* Dispatch(PyObject* metadata) {
-  static PyObject* const method = Interned(kEnter ? "enter" : "exit");
+  static PyObject* const kMethod = Interned(kEnter ? "enter" : "exit");
   if (g_hooks == nullptr) Py_RETURN_NONE;
   PyObject* hooks = g_hooks;  // a hook may replace the tuple while it runs
   Py_INCREF(hooks);
@@ -209,7 +209,7 @@ PyObject* Dispatch(PyObject* metadata) {
         LaunchExitImpl();
       }
     } else {
-      PyObject* result = PyObject_CallMethodOneArg(hook, method, metadata);
+      PyObject* result = PyObject_CallMethodOneArg(hook, kMethod, metadata);
       ok = result != nullptr;
       Py_XDECREF(result);
     }

@@ -293,7 +293,7 @@ PyObject* SetTensorConverterPy(PyObject*, PyObject* fn) {
 
 #define PROTON_FASTCALL(fn) reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(fn))
 
-PyMethodDef kMethods[] = {
+PyMethodDef g_methods[] = {
     {"start", Start, METH_VARARGS, "start(name, context, data, backend, mode) -> int | None"},
     {"activate", Activate, METH_O, "activate(session | None)"},
     {"deactivate", Deactivate, METH_VARARGS, "deactivate(session | None, flushing)"},
@@ -326,12 +326,12 @@ PyMethodDef kMethods[] = {
     PROTON_CLI_METHODS PROTON_LAUNCH_HOOK_METHODS{nullptr, nullptr, 0, nullptr},
 };
 
-PyModuleDef kModule = {
+PyModuleDef g_module = {
     PyModuleDef_HEAD_INIT,
     "proton._C",
     "Private binding of the proton core (include/proton/proton.h). Use the proton package.",
     -1,
-    kMethods,
+    g_methods,
     nullptr,
     nullptr,
     nullptr,
@@ -342,7 +342,7 @@ PyModuleDef kModule = {
 }  // namespace proton::python
 
 PyMODINIT_FUNC PyInit__C() {
-  PyObject* module = PyModule_Create(&proton::python::kModule);
+  PyObject* module = PyModule_Create(&proton::python::g_module);
   if (module == nullptr) return nullptr;
   if (!proton::python::AddScopeTypes(module)) {
     Py_DECREF(module);

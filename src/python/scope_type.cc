@@ -79,7 +79,7 @@ int InitFields(ScopeObject* self, PyObject* name, PyObject* metrics, bool timed)
 bool IsTimedType(PyTypeObject* type);
 
 int ScopeInit(PyObject* self, PyObject* args, PyObject* kwargs) {
-  static const char* kKeywords[] = {"name", "metrics", nullptr};
+  static const char* const kKeywords[] = {"name", "metrics", nullptr};
   PyObject* name = nullptr;
   PyObject* metrics = Py_None;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|O", const_cast<char**>(kKeywords), &name,
@@ -247,14 +247,14 @@ PyObject* GetMetrics(PyObject* self, void* /*closure*/) {
   return metrics;
 }
 
-PyMethodDef kScopeMethods[] = {
+PyMethodDef g_scope_methods[] = {
     {"__enter__", ScopeEnter, METH_NOARGS, "Enter the scope (no-op when profiling is off)."},
     {"__exit__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(ScopeExit)),
      METH_FASTCALL, "Exit the scope."},
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyGetSetDef kScopeGetSet[] = {
+PyGetSetDef g_scope_get_set[] = {
     {"name", GetName, nullptr, "the scope name", nullptr},
     {"metrics", GetMetrics, nullptr, "metrics attached at enter, or None", nullptr},
     {"id", GetId, nullptr, "the scope id of the last enter, or None", nullptr},
@@ -300,8 +300,8 @@ bool IsExactScopeType(PyTypeObject* type) { return type == &g_scope_type || type
 }  // namespace
 
 bool AddScopeTypes(PyObject* module) {
-  g_scope_type.tp_methods = kScopeMethods;
-  g_scope_type.tp_getset = kScopeGetSet;
+  g_scope_type.tp_methods = g_scope_methods;
+  g_scope_type.tp_getset = g_scope_get_set;
   g_timed_type.tp_base = &g_scope_type;
   if (PyType_Ready(&g_scope_type) < 0 || PyType_Ready(&g_timed_type) < 0) return false;
   Py_INCREF(&g_scope_type);

@@ -8,7 +8,7 @@
 namespace proton::python_viewer {
 namespace {
 
-PyMethodDef kMethods[] = {
+PyMethodDef g_methods[] = {
     {"load_file", LoadFile, METH_O, "Reads and prepares a profile file."},
     {"load_bytes", LoadBytes, METH_VARARGS, "Reads and prepares a profile from bytes."},
     {"metric_names", MetricNames, METH_O, "(inclusive keys, exclusive names) of a tree."},
@@ -22,17 +22,17 @@ PyMethodDef kMethods[] = {
     {"table", Table, METH_VARARGS, "The columns of a tree, one row per node."},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef kModule = {PyModuleDef_HEAD_INIT,
-                       "proton._viewer",
-                       "The proton-viewer core for proton.viewer (private).",
-                       -1,
-                       kMethods,
-                       nullptr,
-                       nullptr,
-                       nullptr,
-                       nullptr};
+PyModuleDef g_module = {PyModuleDef_HEAD_INIT,
+                        "proton._viewer",
+                        "The proton-viewer core for proton.viewer (private).",
+                        -1,
+                        g_methods,
+                        nullptr,
+                        nullptr,
+                        nullptr,
+                        nullptr};
 
 }  // namespace
 }  // namespace proton::python_viewer
 
-PyMODINIT_FUNC PyInit__viewer() { return PyModule_Create(&proton::python_viewer::kModule); }
+PyMODINIT_FUNC PyInit__viewer() { return PyModule_Create(&proton::python_viewer::g_module); }

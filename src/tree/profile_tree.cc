@@ -28,6 +28,8 @@ void AdviseHugePages(const V& v) {
   const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
   const auto begin = (reinterpret_cast<uintptr_t>(v.data()) + page - 1) & ~(page - 1);
   const auto end = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(page - 1);
+  // madvise takes whole pages: the range is rounded as an integer, then made an address.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 

@@ -56,10 +56,13 @@ struct Voidify {
 
 }  // namespace proton::check_internal
 
+// Unparenthesized on purpose: what follows the macro streams into the CheckFailure.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PROTON_CHECK(condition)                       \
   (condition) ? static_cast<void>(0)                  \
               : ::proton::check_internal::Voidify() & \
                     ::proton::check_internal::CheckFailure(__FILE__, __LINE__, #condition)
+// NOLINTEND(bugprone-macro-parentheses)
 
 #if !defined(NDEBUG) || defined(PROTON_DCHECK_ON)
 #define PROTON_DCHECK_IS_ON 1

@@ -63,8 +63,8 @@ class [[nodiscard]] Status {
 
  private:
   static const std::string& EmptyMessage() {
-    static const std::string empty;
-    return empty;
+    static const std::string kEmpty;
+    return kEmpty;
   }
   std::optional<::proton::Error> error_;
 };
@@ -89,9 +89,9 @@ class [[nodiscard]] Result {
   const T* operator->() const { return CheckedValue(); }
   // OK (empty message) when the Result holds a value.
   const Status& status() const {
-    static const Status ok_status;
+    static const Status kOkStatus;
     const Status* failed = std::get_if<Status>(&v_);
-    return failed != nullptr ? *failed : ok_status;
+    return failed != nullptr ? *failed : kOkStatus;
   }
   // The failure. Only when !ok().
   const Error& error() const& { return status().error(); }
@@ -128,9 +128,12 @@ class [[nodiscard]] Result {
 
 #define PROTON_CONCAT_INNER_(a, b) a##b
 #define PROTON_CONCAT_(a, b) PROTON_CONCAT_INNER_(a, b)
-// Declares `lhs` from a Result, or returns its error from the enclosing function.
+// Declares `lhs` from a Result, or returns its error from the enclosing function. `lhs` is a
+// declaration (`auto x`), which parentheses would break.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PROTON_ASSIGN_OR_RETURN(lhs, expr)                              \
   auto PROTON_CONCAT_(proton_result_, __LINE__) = (expr);               \
   if (!PROTON_CONCAT_(proton_result_, __LINE__).ok())                   \
     return std::move(PROTON_CONCAT_(proton_result_, __LINE__)).error(); \
   lhs = std::move(PROTON_CONCAT_(proton_result_, __LINE__)).value()
+// NOLINTEND(bugprone-macro-parentheses)

@@ -37,7 +37,7 @@ constexpr int Id(Opt opt) { return static_cast<int>(opt); }
 
 // Values appear in messages verbatim (viewer.md §9).
 const ArgParser& Parser() {
-  static const ArgParser parser = {
+  static const ArgParser kParser = {
       {
           {.id = Id(Opt::kHelp), .strings = {"-h", "--help"}, .ends_scan = true},
           {Id(Opt::kList), {"-l", "--list"}},
@@ -91,7 +91,7 @@ const ArgParser& Parser() {
       QuoteVerbatim,
       Positionals::kCollect,
   };
-  return parser;
+  return kParser;
 }
 
 Error ArgumentError(Opt opt, std::string_view message) {

@@ -10,7 +10,7 @@
 namespace proton::viewer {
 
 std::string DemangleItanium(std::string_view name) {
-  const std::string mangled(name);
+  std::string mangled(name);  // not const: each return moves it
   // Only "_Z" names: __cxa_demangle also accepts bare type encodings, which would turn a
   // kernel called "i" into "int".
   if (name.substr(0, 2) != "_Z") return mangled;

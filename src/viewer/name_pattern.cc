@@ -197,8 +197,8 @@ class Translator {
     }
     // Outside a class: three octal digits make an octal escape, otherwise a group number.
     if (IsOct(c) && i_ + 1 < p_.size() && IsOct(p_[i_]) && IsOct(p_[i_ + 1])) {
-      unsigned long v =
-          static_cast<unsigned long>((c - '0') * 64 + (p_[i_] - '0') * 8 + (p_[i_ + 1] - '0'));
+      const int octal = (c - '0') * 64 + (p_[i_] - '0') * 8 + (p_[i_ + 1] - '0');
+      unsigned long v = static_cast<unsigned long>(octal);
       i_ += 2;
       if (v > 0377) return Bad();
       AppendCodePoint(out_, v);
@@ -439,7 +439,7 @@ Result<NamePattern> NamePattern::Compile(std::string_view pattern, std::string_v
   pcre2_set_depth_limit(impl->match_context, 1'000'000);
   pcre2_set_heap_limit(impl->match_context, 256 * 1024);  // KiB
   if (pcre2_jit_compile(impl->code, PCRE2_JIT_COMPLETE) == 0) {
-    impl->jit_stack = pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, nullptr);
+    impl->jit_stack = pcre2_jit_stack_create(size_t{32} * 1024, size_t{8} * 1024 * 1024, nullptr);
     if (impl->jit_stack != nullptr) {
       pcre2_jit_stack_assign(impl->match_context, nullptr, impl->jit_stack);
       impl->jit = true;

@@ -1,11 +1,11 @@
 // See number_format.h.
 #include "viewer/number_format.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 
 namespace proton::viewer {
 namespace {
@@ -13,12 +13,12 @@ namespace {
 // Writes nan/inf/-inf and returns the end, or nullptr for a finite value.
 char* FormatNonFinite(char* out, double value) {
   if (std::isnan(value)) {
-    std::memcpy(out, "nan", 3);
+    std::copy_n("nan", 3, out);
     return out + 3;
   }
   if (std::isinf(value)) {
     if (value < 0) *out++ = '-';
-    std::memcpy(out, "inf", 3);
+    std::copy_n("inf", 3, out);
     return out + 3;
   }
   return nullptr;

@@ -216,12 +216,15 @@ void UseHugePageHeap() {
   void* volatile probe = std::malloc(size_t{256} << 10);
   char* after = static_cast<char*>(::sbrk(0));
   std::free(probe);
-  if (before == reinterpret_cast<char*>(-1) || after == reinterpret_cast<char*>(-1) ||
+  // sbrk fails with (void*)-1, compared as an integer.
+  if (reinterpret_cast<intptr_t>(before) == -1 || reinterpret_cast<intptr_t>(after) == -1 ||
       after <= before)
     return;
   const auto huge = uintptr_t{2} << 20;
   const auto begin = (reinterpret_cast<uintptr_t>(before) + huge - 1) & ~(huge - 1);
   const auto end = reinterpret_cast<uintptr_t>(after) & ~(huge - 1);
+  // madvise takes whole pages: the range is rounded as an integer, then made an address.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <string_view>
+#include <utility>
 
 #include "protocol/cli_protocol.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 std::string Get(const char* (*get)(const char*), std::string_view key, std::string fallback = "") {
   const char* value = get(std::string(key).c_str());
-  return value != nullptr ? std::string(value) : fallback;
+  return value != nullptr ? std::string(value) : std::move(fallback);
 }
 
 const char* StdGetenv(const char* key) { return std::getenv(key); }

@@ -110,13 +110,13 @@ Config ReadConfig(GetEnvFn getenv_fn) {
 }
 
 const Config& DefaultConfig() {
-  static const Config config = ReadConfig([](const char*) -> const char* { return nullptr; });
-  return config;
+  static const Config kConfig = ReadConfig([](const char*) -> const char* { return nullptr; });
+  return kConfig;
 }
 
 const Config& GetConfig() {
-  static const Config config = ReadConfig(nullptr);
-  return config;
+  static const Config kConfig = ReadConfig(nullptr);
+  return kConfig;
 }
 
 }  // namespace proton

@@ -143,6 +143,7 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
   targets.resize(std::min(count, targets.size()));
   // This thread's context cache owns the data until its next refresh: take our own share.
   std::vector<std::shared_ptr<Data>> owners;
+  owners.reserve(targets.size());
   for (const CaptureTarget& target : targets) owners.push_back(target.data->shared_from_this());
   std::lock_guard<std::mutex> lock(mutex_);
   if (targets.empty()) {

@@ -67,6 +67,7 @@ void AppendMetricValue(std::string& out, const MetricValue& value) {
 // Metrics sorted by name: JSON writers sort object keys, and names read the same way.
 std::vector<const FlexMetric*> SortedMetrics(const std::vector<FlexMetric>& metrics) {
   std::vector<const FlexMetric*> sorted;
+  sorted.reserve(metrics.size());
   for (const FlexMetric& m : metrics) sorted.push_back(&m);
   std::sort(sorted.begin(), sorted.end(),
             [](const FlexMetric* a, const FlexMetric* b) { return a->name < b->name; });

@@ -142,6 +142,13 @@ class Parser {
 
 }  // namespace
 
+Json::Json() = default;
+Json::Json(const Json&) = default;
+Json::Json(Json&&) noexcept = default;
+Json& Json::operator=(const Json&) = default;
+Json& Json::operator=(Json&&) noexcept = default;
+Json::~Json() = default;
+
 const Json& Json::operator[](std::string_view key) const {
   const Json* v = Find(key);
   if (v == nullptr) throw std::runtime_error("missing key " + std::string(key));

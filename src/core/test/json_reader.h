@@ -13,6 +13,14 @@
 namespace proton::test {
 
 struct Json {
+  // Declared here and defaulted in the .cc: clang instantiates the implicit members while
+  // std::pair<std::string, Json> is still incomplete and rejects the recursive type.
+  Json();
+  Json(const Json&);
+  Json(Json&&) noexcept;
+  Json& operator=(const Json&);
+  Json& operator=(Json&&) noexcept;
+  ~Json();
   enum class Type { kNull, kBool, kInt, kDouble, kString, kArray, kObject };
   Type type = Type::kNull;
   bool b = false;

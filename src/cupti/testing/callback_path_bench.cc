@@ -29,7 +29,7 @@ using proton::cupti::CuptiBackend;
 namespace fake = proton::cupti::testing;
 
 // A mangled name as long as torch's elementwise kernels, so hashing costs what it costs there.
-const char* kKernel =
+const char* const kKernel =
     "_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_15CUDAFunctor_addIfEESt5arrayIPcLm3EEEEv"
     "iT0_T1_";
 
@@ -75,7 +75,7 @@ void QueueRecords(uint32_t first_id, int n) {
   for (int i = 0; i < n; ++i) {
     uint32_t id = first_id + static_cast<uint32_t>(i);
     fake::Fake().pending.push_back(
-        {fake::MakeKernel(id, 1000u * id, 1000u * id + 700, kKernel), 0});
+        {fake::MakeKernel(id, uint64_t{1000} * id, uint64_t{1000} * id + 700, kKernel), 0});
   }
 }
 
