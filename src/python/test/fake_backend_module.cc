@@ -74,7 +74,7 @@ PyObject* Flush(PyObject*, PyObject* args) {
   Py_RETURN_NONE;
 }
 
-PyMethodDef kMethods[] = {
+PyMethodDef g_methods[] = {
     {"register_backend", RegisterBackend, METH_NOARGS,
      "register the core's fake backend as backend='fake'"},
     {"launch", Launch, METH_VARARGS,
@@ -86,12 +86,12 @@ PyMethodDef kMethods[] = {
     {nullptr, nullptr, 0, nullptr},
 };
 
-PyModuleDef kModule = {
+PyModuleDef g_module = {
     PyModuleDef_HEAD_INIT,
     "proton_fake",
     "The core's fake GPU backend, for proton's tests (not part of the package).",
     -1,
-    kMethods,
+    g_methods,
     nullptr,
     nullptr,
     nullptr,
@@ -101,4 +101,4 @@ PyModuleDef kModule = {
 }  // namespace
 }  // namespace proton::python_fake
 
-PyMODINIT_FUNC PyInit_proton_fake() { return PyModule_Create(&proton::python_fake::kModule); }
+PyMODINIT_FUNC PyInit_proton_fake() { return PyModule_Create(&proton::python_fake::g_module); }
