@@ -3,9 +3,9 @@
 
 Timings of the launch path on a shared machine spread by more than the differences an A/B
 of two builds looks for; instruction counts do not. Each context runs twice under
-`valgrind --tool=callgrind`, with N1 and N2 launches through the core's fake backend from a
-Python stack of fresh frames (as Triton's launcher frames are: python_context_bench.py), so
-that the difference over N2 - N1 is the per-launch count without start-up and finalize:
+`valgrind --tool=callgrind`, with N1 and N2 launches of python_context_bench.py's workload
+(depth 10, three fresh frames per launch, as Triton's launcher frames are), so that the
+difference over N2 - N1 is the per-launch count without start-up and finalize:
 
     PYTHONPATH=build/python:build/python-test python3 bench/core/python_context_instructions.py
 
@@ -20,43 +20,14 @@ import sys
 import tempfile
 
 
-def fake_launch():
-    """The fake backend's launch: the test-only module, or `_C` in builds before it moved."""
-    try:
-        import proton_fake
-        proton_fake.register_backend()
-        return proton_fake.launch
-    except ImportError:
-        from proton import _C
-        _C._fake_backend_register()
-        return _C._fake_launch
-
-
 def workload(context, n):
     import proton
-    launch = fake_launch()
-
-    def fresh_3():
-        fresh_2()
-
-    def fresh_2():
-        fresh_1()
-
-    def fresh_1():
-        launch("k", 1)
-
-    def nest(depth):
-        if depth == 0:
-            for _ in range(n):
-                fresh_3()
-            return
-        nest(depth - 1)
+    from python_context_bench import fresh_3, nest  # registers the fake backend
 
     proton.start(os.path.join(tempfile.mkdtemp(prefix="proton_ctx_ir_"), "p"),
                  context=context, backend="fake")
-    for _ in range(200):  # the first captures create the nodes and the line caches
-        fresh_3()
-    nest(8)
+    nest(10, 200, fresh_3)  # the first captures create the nodes and the line caches
+    nest(10, n, fresh_3)
     proton.finalize()
 
 

@@ -24,7 +24,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "python"))
 from fake_triton36 import KNOBS_SOURCE, LAZY_DICT_SOURCE  # noqa: E402
 
-exec(LAZY_DICT_SOURCE)  # defines LazyDict here
+_namespace = {}
+exec(LAZY_DICT_SOURCE, _namespace)
+LazyDict = _namespace["LazyDict"]
 
 
 def tiny_metadata(grid, kernel, args):  # tests/gpu/workloads/overhead.py's launch_metadata
