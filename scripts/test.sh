@@ -43,9 +43,9 @@ $tsan_run ctest --test-dir build-tsan -R '^(Reader[A-Za-z]*|JsonFastReader|ReadA
   --output-on-failure -j "$jobs"
 
 # 4. clang 14 (Debian 12's), warnings as errors, every component; then clang-tidy
-#    (.clang-tidy: bugprone, performance, naming) over src/'s sources but the unit tests,
-#    failing on any finding; then the C++ and viewer tests of that tree, which take seconds
-#    (docs/design.md: why, and the time).
+#    (.clang-tidy: bugprone, performance, naming) over all of src/'s sources, the unit tests
+#    included, failing on any finding; then the C++ and viewer tests of that tree, which take
+#    seconds (docs/design.md: why, and the time).
 cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Release -DPROTON_WERROR=ON \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
 cmake --build build-clang -j "$jobs"

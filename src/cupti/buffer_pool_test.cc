@@ -26,6 +26,7 @@ TEST(BufferPoolTest, BuffersAreAlignedAndReused) {
 TEST(BufferPoolTest, FreeListIsCapped) {
   BufferPool pool(64, 2);
   std::vector<uint8_t*> buffers;
+  buffers.reserve(5);
   for (int i = 0; i < 5; ++i) buffers.push_back(pool.Acquire());
   EXPECT_EQ(pool.in_use(), 5u);
   for (uint8_t* b : buffers) pool.Release(b);

@@ -31,6 +31,12 @@ using testing::EmitRuntimeCapture;
 using testing::Fake;
 using testing::MakeKernel;
 
+// A fake context is its number: nothing dereferences it.
+CUcontext FakeContext(uintptr_t number) {
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
+  return reinterpret_cast<CUcontext>(number);
+}
+
 struct SeenRecord {
   uint64_t correlation_id, start, end;
   uint32_t device, stream, graph_id;
@@ -165,7 +171,7 @@ TEST_F(CuptiBackendTest, FlushSynchronizesEveryContextOnce) {
   for (int round = 0; round < 3; ++round) {
     for (uint32_t c = 1; c <= kContexts; ++c) {
       uint32_t id = round * kContexts + c;
-      auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000} * c);
+      auto* context = FakeContext(uintptr_t{0x1000} * c);
       EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
       EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
     }
@@ -188,7 +194,7 @@ TEST_F(CuptiBackendTest, ConcurrentLaunchesOnManyContextsWhileFlushing) {
     threads.emplace_back([&, t] {
       for (uint32_t i = 0; i < kPerThread; ++i) {
         uint32_t id = 1 + t + kThreads * i;
-        auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000} * (1 + id % kContexts));
+        auto* context = FakeContext(uintptr_t{0x1000} * (1 + id % kContexts));
         EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
         EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
       }
@@ -238,7 +244,8 @@ TEST_F(CuptiBackendTest, IncompleteAndDroppedRecordsAreCounted) {
 TEST_F(CuptiBackendTest, RecordsSplitAcrossBuffersOutOfOrder) {
   StartOk();
   for (uint32_t id = 1; id <= 10; ++id) Launch(id, "k");
-  for (uint32_t id = 10; id >= 1; --id) Queue(MakeKernel(id, id * 100, id * 100 + 50, "k"));
+  for (uint32_t id = 10; id >= 1; --id)
+    Queue(MakeKernel(id, uint64_t{id} * 100, uint64_t{id} * 100 + 50, "k"));
   Fake().records_per_buffer = 3;
   backend_->Flush(true);
   EXPECT_EQ(sink_.records.size(), 10u);
@@ -272,7 +279,7 @@ TEST_F(CuptiBackendTest, FlushCompletedForcesOnlyWhenNothingWasLaunchedMeanwhile
   // H200, and a forced one while a kernel runs would cut its record short. So it forces only
   // after a synchronisation during which the program launched nothing.
   StartOk();
-  auto* context = reinterpret_cast<CUcontext>(uintptr_t{0x1000});
+  auto* context = FakeContext(uintptr_t{0x1000});
   auto launch = [&](uint32_t id) {
     EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, id, "k", context);
     EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, id, "k", context);
@@ -308,7 +315,7 @@ TEST_F(CuptiBackendTest, CaptureCreatesNoCorrelationAndRecordsCapturePath) {
   EmitCapture(true, CUPTI_API_ENTER);
   EmitCapture(true, CUPTI_API_EXIT);
   EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 3, "captured_k");
-  EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, /*node=*/100, /*graph=*/1);
+  EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, /*node_id=*/100, /*graph_id=*/1);
   EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 3, "captured_k");
   EmitCapture(false, CUPTI_API_ENTER);
   EmitCapture(false, CUPTI_API_EXIT);
@@ -327,7 +334,8 @@ TEST_F(CuptiBackendTest, CaptureCreatesNoCorrelationAndRecordsCapturePath) {
   for (uint32_t corr : {11u, 12u}) {
     EmitGraphLaunch(CUPTI_API_ENTER, corr, 7);
     EmitGraphLaunch(CUPTI_API_EXIT, corr, 7);
-    Queue(MakeKernel(corr, corr * 10, corr * 10 + 5, "captured_k", 7, 0, 7, 200));
+    Queue(
+        MakeKernel(corr, uint64_t{corr} * 10, uint64_t{corr} * 10 + 5, "captured_k", 7, 0, 7, 200));
   }
   EXPECT_EQ(sink_.events,
             (std::vector<std::string>{"enter 11  1", "exit 11", "enter 12  1", "exit 12"}));
@@ -358,7 +366,7 @@ TEST_F(CuptiBackendTest, NativeRuntimeCaptureWithoutDriverCaptureCallbacksIsCapt
   uint64_t node = 100;
   for (const char* name : {"kernel_a", "kernel_b"}) {
     EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 3, name);
-    EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, node++, /*graph=*/1);
+    EmitGraphResource(CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED, node++, /*graph_id=*/1);
     EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 3, name);
   }
   EmitRuntimeCapture(false, CUPTI_API_ENTER, stream);
@@ -380,8 +388,9 @@ TEST_F(CuptiBackendTest, NativeRuntimeCaptureWithoutDriverCaptureCallbacksIsCapt
   for (uint32_t corr = 10; corr < 30; ++corr) {
     EmitGraphLaunch(CUPTI_API_ENTER, corr, 7);
     EmitGraphLaunch(CUPTI_API_EXIT, corr, 7);
-    Queue(MakeKernel(corr, corr * 10, corr * 10 + 2, "kernel_a", 7, 0, 7, 200));
-    Queue(MakeKernel(corr, corr * 10 + 3, corr * 10 + 5, "kernel_b", 7, 0, 7, 201));
+    Queue(MakeKernel(corr, uint64_t{corr} * 10, uint64_t{corr} * 10 + 2, "kernel_a", 7, 0, 7, 200));
+    Queue(MakeKernel(corr, uint64_t{corr} * 10 + 3, uint64_t{corr} * 10 + 5, "kernel_b", 7, 0, 7,
+                     201));
   }
   EmitNvtxPop();
   EXPECT_EQ(sink_.events[1], "enter 10  2");  // the exec is known: two kernel records

@@ -221,9 +221,9 @@ void ExpectExactCountsOf2500Pcs(const PcSink& sink) {
   EXPECT_EQ(place.first, "kern");
   EXPECT_EQ(place.second, "");
   PcCounters expected{};
-  expected[Metric("num_samples")] = 2500 * 4;
-  expected[Metric("num_stalled_samples")] = 1250 * 3 + 2500;
-  expected[Metric("stalled_barrier")] = 1250 * 3;
+  expected[Metric("num_samples")] = uint64_t{2500} * 4;
+  expected[Metric("num_stalled_samples")] = uint64_t{1250} * 3 + 2500;
+  expected[Metric("stalled_barrier")] = uint64_t{1250} * 3;
   expected[Metric("stalled_wait")] = 0;  // not issued
   expected[Metric("stalled_selected")] = 2500;
   EXPECT_EQ(counters, expected);

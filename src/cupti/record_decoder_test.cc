@@ -67,7 +67,8 @@ TEST(RecordDecoderTest, GraphRecordsCarryTheCaptureKey) {
   GraphTracker graphs;
   graphs.NodeCreated(40, 1, true, true);
   graphs.NodeCloned(41, 40, 2, 6, true);
-  KernelActivity k = testing::MakeKernel(2, 10, 20, "k", 7, 0, /*graph=*/6, /*node=*/41);
+  KernelActivity k =
+      testing::MakeKernel(2, 10, 20, "k", 7, 0, /*graph_id=*/6, /*graph_node_id=*/41);
   KernelRecord r = ToKernelRecord(k, &graphs);
   EXPECT_EQ(r.graph_id, 6u);
   EXPECT_EQ(r.graph_node_id, 40u);

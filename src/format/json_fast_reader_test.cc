@@ -189,7 +189,7 @@ TEST(JsonFastReader, StreamedAcrossWindows) {
   for (int i = 0; i < 30000; ++i) {
     if (i > 0) doc += ",";
     doc += "\n      {\"children\": [], \"frame\": {\"name\": \"" +
-           std::string(static_cast<size_t>(i % 97), 'a' + i % 26) +
+           std::string(static_cast<size_t>(i % 97), static_cast<char>('a' + i % 26)) +
            "\", \"type\": \"function\"}, \"metrics\": {\"count\": " + std::to_string(i) +
            ", \"time (ns)\": " + std::to_string(i * 1.5) + ", \"device_type\": \"CUDA\"}}";
   }

@@ -151,7 +151,7 @@ size_t BytesTakenBeforeRefusal(std::string first, std::string& message) {
 
 TEST(ReaderErrors, EndlessInputIsRefusedFromItsFirstBytes) {
   const std::string refused = "cannot read '/dev/fd/";
-  for (std::string first :
+  for (const std::string& first :
        {std::string("\x01"), std::string(" \t\n\x00", 4), std::string("\xEF\xBB\xBFx")}) {
     std::string message;
     EXPECT_LT(BytesTakenBeforeRefusal(first, message), size_t{8} << 20);

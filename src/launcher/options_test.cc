@@ -172,6 +172,8 @@ TEST(HelpText, MatchesTheSpec) {
        {"  -h, --help            show this help message and exit\n",
         "  -n NAME, --name NAME  Name of the profiling session\n",
         "  -b {cupti}, --backend {cupti}\n                        Profiling backend\n",
+        // One help line, split for the line length.
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
         "  -c {shadow,python}, --context {shadow,python}\n                        Profiling "
         "context\n",
         "  -m MODE, --mode MODE  Profiling mode\n",

@@ -32,7 +32,7 @@ class TargetTest : public ::testing::Test {
     return path;
   }
 
-  std::variant<TargetPlan, TargetError> Classify(std::vector<std::string> target) {
+  std::variant<TargetPlan, TargetError> Classify(const std::vector<std::string>& target) {
     return ClassifyTarget(target, [this](std::string_view key) -> std::optional<std::string> {
       auto it = env_.find(std::string(key));
       if (it == env_.end()) return std::nullopt;
@@ -40,15 +40,15 @@ class TargetTest : public ::testing::Test {
     });
   }
 
-  TargetPlan Plan(std::vector<std::string> target) {
-    auto result = Classify(std::move(target));
+  TargetPlan Plan(const std::vector<std::string>& target) {
+    auto result = Classify(target);
     EXPECT_TRUE(std::holds_alternative<TargetPlan>(result))
         << std::get<TargetError>(result).message;
     return std::holds_alternative<TargetPlan>(result) ? std::get<TargetPlan>(result) : TargetPlan{};
   }
 
-  TargetError Error(std::vector<std::string> target) {
-    auto result = Classify(std::move(target));
+  TargetError Error(const std::vector<std::string>& target) {
+    auto result = Classify(target);
     EXPECT_TRUE(std::holds_alternative<TargetError>(result));
     return std::holds_alternative<TargetError>(result) ? std::get<TargetError>(result)
                                                        : TargetError{};

@@ -11,9 +11,11 @@
 namespace proton::viewer {
 namespace {
 
-ViewerArgs Parse(std::vector<std::string> args) { return test::ExpectValue(ParseViewerArgs(args)); }
+ViewerArgs Parse(const std::vector<std::string>& args) {
+  return test::ExpectValue(ParseViewerArgs(args));
+}
 
-std::string Error(std::vector<std::string> args) {
+std::string Error(const std::vector<std::string>& args) {
   return test::ExpectUsageError(ParseViewerArgs(args));
 }
 

@@ -177,6 +177,7 @@ std::string FirstError(std::string_view pattern, const std::vector<std::string>&
 
 TEST(NamePatternCost, NestedQuantifierIsBoundedAndReported) {
   std::vector<std::string> names;
+  names.reserve(2000);
   for (int i = 0; i < 2000; ++i) names.push_back(std::string(30, 'a') + "b" + std::to_string(i));
   double seconds = 0;
   EXPECT_EQ(FirstError("(a+)+$", names, seconds),

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace proton::viewer {
 namespace {
@@ -75,7 +76,8 @@ TEST(Printers, TreeLayoutAndDepth) {
 
 TEST(Printers, ValuesAndMarkers) {
   ProfileTree t = SmallTree();
-  PrintInput in = Input(t, {std::nan(""), -0.0, INFINITY, -INFINITY});
+  const double inf = std::numeric_limits<double>::infinity();
+  PrintInput in = Input(t, {std::nan(""), -0.0, inf, -inf});
   in.columns.push_back(std::vector<double>(t.size(), 1.0005));
   in.labels.push_back("x");
   in.sides.assign(t.size(), Side::kBoth);

@@ -60,6 +60,7 @@ class ContextTest : public testing::Test {
 TEST_F(ContextTest, EightThreadsOfScopes) {
   int id = StartFake();
   std::vector<std::thread> threads;
+  threads.reserve(8);
   for (int t = 0; t < 8; ++t) {
     threads.emplace_back([&, t] {
       std::string name = "thread_" + std::to_string(t);

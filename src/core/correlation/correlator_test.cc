@@ -412,7 +412,7 @@ TEST_F(CorrelatorTest, UnknownCountGraphLaunchesStayBoundedWithoutFlush) {
   // Four times around the ring, records delivered in buffers, nobody flushing: the state of
   // these launches lives in the preallocated ring only (G12: host memory flat), and every
   // record is still attributed.
-  const int kLaunches = 4 * 65536 + 123;
+  constexpr int kLaunches = 4 * 65536 + 123;
   for (int i = 0; i < kLaunches; ++i) {
     uint64_t corr = fake_->NextCorrelationId();
     fake_->sink()->OnLaunchEnter(corr, "", 0);

@@ -12,7 +12,7 @@ namespace proton {
 namespace {
 
 std::string Hex(const std::string& bytes) {
-  static const char* kHex = "0123456789abcdef";
+  constexpr char kHex[] = "0123456789abcdef";
   std::string out;
   for (unsigned char c : bytes) {
     out.push_back(kHex[c >> 4]);
