@@ -29,13 +29,8 @@ using testing::EmitNvtxPop;
 using testing::EmitNvtxPush;
 using testing::EmitRuntimeCapture;
 using testing::Fake;
+using testing::FakeContext;
 using testing::MakeKernel;
-
-// A fake context is its number: nothing dereferences it.
-CUcontext FakeContext(uintptr_t number) {
-  // NOLINTNEXTLINE(performance-no-int-to-ptr)
-  return reinterpret_cast<CUcontext>(number);
-}
 
 struct SeenRecord {
   uint64_t correlation_id, start, end;
@@ -222,8 +217,8 @@ TEST_F(CuptiBackendTest, ConcurrentLaunchesOnManyContextsWhileFlushing) {
 TEST_F(CuptiBackendTest, FailedLaunchIsNotWaitedFor) {
   StartOk();
   EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_ENTER, 9, "k");
-  EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 9, "k",
-             reinterpret_cast<CUcontext>(0x10), CUDA_ERROR_INVALID_VALUE);
+  EmitLaunch(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_API_EXIT, 9, "k", FakeContext(),
+             CUDA_ERROR_INVALID_VALUE);
   EXPECT_EQ(backend_->max_submitted(), 0u);
 }
 

@@ -331,6 +331,8 @@ void Emit(CUpti_CallbackDomain domain, CUpti_CallbackId id, const void* data) {
 
 }  // namespace
 
+CUcontext FakeContext(uintptr_t number) { return HandleOf<CUcontext>(number); }
+
 FakeCupti& Fake() { return g_fake; }
 
 void ResetFake() {
@@ -434,7 +436,7 @@ void EmitGraphLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, uint32
   data.callbackSite = site;
   data.functionName = "cuGraphLaunch";
   data.correlationId = correlation_id;
-  data.context = reinterpret_cast<CUcontext>(0x10);
+  data.context = FakeContext();
   data.functionParams = &params;
   data.functionReturnValue = site == CUPTI_API_EXIT ? &result : nullptr;
   Emit(CUPTI_CB_DOMAIN_DRIVER_API, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, &data);
@@ -492,7 +494,7 @@ void EmitModuleLoaded(const std::vector<char>& cubin, bool unloading) {
   module.cubinSize = cubin.size();
   module.pCubin = cubin.data();
   CUpti_ResourceData data{};
-  data.context = reinterpret_cast<CUcontext>(0x10);
+  data.context = FakeContext();
   data.resourceDescriptor = &module;
   Emit(CUPTI_CB_DOMAIN_RESOURCE,
        unloading ? CUPTI_CBID_RESOURCE_MODULE_UNLOAD_STARTING : CUPTI_CBID_RESOURCE_MODULE_LOADED,

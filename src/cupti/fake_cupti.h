@@ -98,9 +98,13 @@ KernelActivity MakeKernel(uint32_t correlation_id, uint64_t start, uint64_t end,
 // Packs records into a buffer laid out the way the fake's cuptiActivityGetNextRecord walks it.
 std::vector<uint8_t> PackRecords(const std::vector<KernelActivity>& records);
 
+// A fake CUDA context: its number, which nothing dereferences (0x10 unless a test needs
+// several).
+CUcontext FakeContext(uintptr_t number = 0x10);
+
 // Callback emission, as CUPTI would call the subscriber.
 void EmitLaunch(CUpti_CallbackId id, CUpti_ApiCallbackSite site, uint32_t correlation_id,
-                const char* symbol, CUcontext context = reinterpret_cast<CUcontext>(0x10),
+                const char* symbol, CUcontext context = FakeContext(),
                 CUresult result = CUDA_SUCCESS);
 void EmitGraphLaunch(CUpti_ApiCallbackSite site, uint32_t correlation_id, uint32_t exec_id);
 void EmitCapture(bool begin, CUpti_ApiCallbackSite site);

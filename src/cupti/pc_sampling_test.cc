@@ -376,7 +376,7 @@ TEST_F(PcSamplingBackendTest, FlushWaitsForTheSampledLaunchInFlight) {
 TEST_F(PcSamplingBackendTest, DestroyedContextIsDisabledAndForgotten) {
   ASSERT_TRUE(backend_->Start(&sink_, "pcsampling").ok());
   Launch(1);
-  testing::EmitContextDestroying(reinterpret_cast<CUcontext>(0x10));
+  testing::EmitContextDestroying(testing::FakeContext());
   EXPECT_EQ(Fake().pc_calls.back(), "disable");
   Fake().pc_calls.clear();
   Launch(2);  // a new context at the same address is enabled again
