@@ -15,6 +15,7 @@ packages=(
   python3-pyflakes                                  # the python_pyflakes check
   universal-ctags                                   # the function_length check
   clang-format clang-tidy                           # the clang_format check, the clang-tidy build
+  valgrind                                          # bench/core: cachegrind and callgrind counts
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0
