@@ -5,6 +5,7 @@
 #include <exception>
 #include <string>
 
+#include "core/fork_guard.h"
 #include "cupti/callback_ids.h"
 #include "cupti/callback_trampolines.h"
 #include "cupti/cupti_backend.h"
@@ -27,7 +28,7 @@ std::atomic<CuptiBackend*> g_buffer_owner{nullptr};
 // access is a __tls_get_addr call through the DTV: more lines).
 // `flags` is the word every entry checks first: one test of it keeps both rare cases (detached,
 // debug printing) off the common path without another load.
-constexpr uint8_t kDetached = 1;  // set once at process exit
+constexpr uint8_t kDetached = 1;  // set once at process exit, or in a forked child
 constexpr uint8_t kDebug = 2;     // PROTON_DEBUG_CALLBACKS
 struct alignas(64) CallbackGate {
   std::atomic<uint8_t> flags{0};
@@ -139,7 +140,16 @@ ScopedCallbackGuard::~ScopedCallbackGuard() {
 }
 bool ScopedCallbackGuard::Active() { return t_guard_depth > 0; }
 
+// A forked child of a process whose backend was subscribed inherits the subscription, but not
+// the driver's or CUPTI's threads, nor the backend's locks as they were: callbacks CUPTI still
+// makes there (the runtime's teardown at exit) must not reach the parent's backend (§2.9).
+void DetachInForkedChild() {
+  if (g_buffer_owner.load(std::memory_order_acquire) != nullptr) DetachCallbacks();
+}
+
 void SetBufferOwner(CuptiBackend* backend) {
+  static const bool kForkActionAdded = (AddForkChildAction(DetachInForkedChild), true);
+  (void)kForkActionAdded;
   g_buffer_owner.store(backend, std::memory_order_release);
 }
 

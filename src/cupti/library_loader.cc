@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/config/config.h"
+#include "core/fork_guard.h"
 #include "cupti/cupti_env.h"
 
 namespace proton::cupti {
@@ -182,10 +183,11 @@ Status CheckCuptiVersion(const std::string& path, uint32_t cupti_api_version, in
 
 Result<const DriverApi*> LoadDriver() {
   // Never destroyed (like the tables below): the exit finalize may run after static destructors.
-  static std::mutex& mutex = *new std::mutex();
+  // Guarded: held across dlopen, which a fork must not cut in two.
+  static ForkGuardedMutex& mutex = *new ForkGuardedMutex(LockRank::kLeaf);
   static DriverApi& api = *new DriverApi();
   static bool loaded = false;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<ForkGuardedMutex> lock(mutex);
   if (loaded) return &api;
   constexpr const char* kName = "libcuda.so.1";
   void* handle = dlopen(kName, RTLD_NOW | RTLD_NOLOAD);
@@ -202,10 +204,10 @@ Result<const DriverApi*> LoadDriver() {
 }
 
 Result<const CuptiApi*> LoadCupti(const DriverApi* driver, int compute_major) {
-  static std::mutex& mutex = *new std::mutex();
+  static ForkGuardedMutex& mutex = *new ForkGuardedMutex(LockRank::kLeaf);
   static CuptiApi& api = *new CuptiApi();
   static bool loaded = false;
-  std::lock_guard<std::mutex> lock(mutex);
+  std::lock_guard<ForkGuardedMutex> lock(mutex);
   if (loaded) return &api;
   bool verbose = VerboseEnabled();
   std::string tried;

@@ -166,4 +166,5 @@ def test_a_manager_on_a_periodic_flushing_session_finds_its_phases_taken(tmp_pat
     with open(f"{name}.part_0.hatchet") as f:
         assert kernels(json.load(f)) == {"k": (1, 10)}
     proton.finalize(session=session)
-    assert os.path.exists(f"{name}.part_1.hatchet")
+    # Phase 1 recorded nothing: no part for it (profiler.md §3.11).
+    assert not os.path.exists(f"{name}.part_1.hatchet")

@@ -4,7 +4,6 @@
 #include "core/cli/cli_session.h"
 
 #include <dlfcn.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -15,6 +14,7 @@
 #include "core/cli/cli_config.h"
 #include "core/cli/output_naming.h"
 #include "core/cli/signal_writer.h"
+#include "core/fork_guard.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
@@ -25,31 +25,15 @@ namespace proton::cli {
 namespace {
 
 std::atomic<bool> g_installed{false};
-// Fork bookkeeping (§2.9, §5.11): whether this process is a forked child, and whether its
-// parent had a GPU backend running when it forked.
-bool g_backend_before_fork = false;
-bool g_fork_child = false;
-bool g_parent_had_backend = false;
 // Whether the driver ran our injection in this process (a refused backend then explains
 // itself; only a skipped injection needs WarnIfCudaRanUnprofiled's warning).
 std::atomic<bool> g_injection_ran{false};
-std::mutex& StartMutex() {
-  static std::mutex* mutex = new std::mutex();
+ForkGuardedMutex& StartMutex() {
+  static auto* mutex = new ForkGuardedMutex(LockRank::kCliStart);
   return *mutex;
 }
 
 void AtExit() { FinalizeProcess(); }
-
-void BeforeFork() { g_backend_before_fork = SessionManager::Get().backend_running(); }
-
-void AfterForkChild() {
-  // The child holds a copy of the parent's sessions: drop them without writing (§2.9). It
-  // starts its own session if it uses the GPU or the Python bootstrap starts one.
-  g_fork_child = true;
-  g_parent_had_backend = g_backend_before_fork;
-  DiscardAllSessionsAfterFork();
-  SignalWriterAfterForkChild();
-}
 
 // The lazy start (cli_mode.h): a scope, state, metric or op before session 0 exists. It starts
 // the session scopes-only. Starting the backend here would run its availability probe, which
@@ -106,7 +90,9 @@ bool InstallCliProcess() {
   SetCommandLineMode(true);
   SetOutputPathFunction(CliOutputPath);
   SetLazyCliStart(LazyStart);
-  pthread_atfork(BeforeFork, nullptr, AfterForkChild);
+  // The core drops a forked child's copy of the parent's sessions (§2.9); the child starts its
+  // own session if it uses the GPU or scopes, and needs its own signal writer thread.
+  AddForkChildAction(SignalWriterAfterForkChild);
   std::atexit(AtExit);
   // Installed at load, before any session: a signal that arrives before session 0 exists
   // just re-raises (FinalizeProcess finds nothing to write).
@@ -119,8 +105,8 @@ Status StartSessionZero(bool scopes_only) {
   // A child forked from a process with a running GPU backend cannot use CUDA (the driver does
   // not survive fork), and a CUPTI call could wait forever on a lock held by a thread that did
   // not survive the fork: such a child stays unprofiled.
-  if (g_fork_child && g_parent_had_backend) return Status();
-  std::lock_guard<std::mutex> lock(StartMutex());
+  if (ForkedFromProcessWithBackend()) return Status();
+  std::lock_guard<ForkGuardedMutex> lock(StartMutex());
   const CliConfig& config = GetCliConfig();
   StartOptions options;
   options.name = SessionName(config, IsRootProcess());
@@ -147,7 +133,7 @@ bool WarnIfCudaRanUnprofiled() {
   if (!GetCliConfig().enabled || g_injection_ran.load()) return false;
   if (SessionManager::Get().backend_running()) return false;
   // A forked child inherits the parent's driver state, which it may not use: never ask.
-  if (g_fork_child) return false;
+  if (InForkedChild()) return false;
   void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
   if (driver == nullptr) return false;  // never loaded: no CUDA in this process
   using DeviceGetCountFn = int (*)(int*);

@@ -28,7 +28,7 @@ std::atomic<bool> g_graph_fallback_warned{false};
 // Data whose last owner let go, waiting for Correlator::FreeRetiredData. Never destroyed, so
 // that data retired during static destruction still has somewhere to go.
 struct Retired {
-  std::mutex mutex;
+  ForkGuardedMutex mutex{LockRank::kRetiredData};
   std::vector<Data*> data;
 };
 Retired& RetiredData() {
@@ -88,7 +88,7 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
   if (count == 0 || count > kInlineTargets) {
     ReleaseSlot(slot, 0);
     if (count == 0) {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<ForkGuardedMutex> lock(mutex_);
       ++counters_.uncorrelated_launches;
       return;
     }
@@ -131,7 +131,7 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
   {
     // The entry exists before the capture reads the session epoch, so CollectDataInFlight
     // waits for a capture that may still go into a sealed phase.
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     entries_[correlation_id] = Entry{{}, {}, expected_records, /*capturing=*/true};
   }
   std::vector<CaptureTarget> targets(kInlineTargets);
@@ -145,7 +145,7 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
   std::vector<std::shared_ptr<Data>> owners;
   owners.reserve(targets.size());
   for (const CaptureTarget& target : targets) owners.push_back(target.data->shared_from_this());
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   if (targets.empty()) {
     entries_.erase(correlation_id);
     ++counters_.uncorrelated_launches;
@@ -175,7 +175,7 @@ void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kern
   std::vector<std::pair<int, std::vector<std::string>>> paths;
   CaptureGraphPaths(kernel_name, &paths);
   if (paths.empty()) return;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   graph_paths_[capture_key] = std::move(paths);
   auto [name_it, added] = graph_key_names_.emplace(capture_key, std::string(kernel_name));
   if (added) graph_keys_by_name_[name_it->second].push_back(capture_key);
@@ -183,7 +183,7 @@ void Correlator::OnGraphNodeCaptured(uint64_t capture_key, std::string_view kern
 
 void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
   if (Recording()) RecordLine("graph_released").Uint("key", capture_key);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   graph_paths_.erase(capture_key);
   auto name = graph_key_names_.find(capture_key);
   if (name == graph_key_names_.end()) return;
@@ -234,7 +234,7 @@ void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelR
     }
     // A replayed graph kernel: <launch path>/<captured_at>/<capture path> when known.
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::lock_guard<ForkGuardedMutex> lock(mutex_);
       if (const std::vector<std::string>* path = GraphPathLocked(record, target.session_id)) {
         std::vector<std::string_view> names{kCapturedAt};
         names.insert(names.end(), path->begin(), path->end());
@@ -267,14 +267,14 @@ void Correlator::OnKernelRecord(const KernelRecord& record) {
   bool known =
       ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count) {
         if (record.start_ns >= record.end_ns) {
-          std::lock_guard<std::mutex> lock(mutex_);
+          std::lock_guard<ForkGuardedMutex> lock(mutex_);
           ++counters_.incomplete;
         } else {
           Apply(targets, count, record);
         }
       });
   if (!known) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     ++counters_.unknown;
   }
 }
@@ -304,7 +304,7 @@ bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
   std::vector<std::shared_ptr<Data>> owners;  // alive while applied outside the lock
   bool last = false;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     auto it = entries_.find(id);
     if (it == entries_.end()) return false;
     Entry& entry = it->second;
@@ -316,7 +316,7 @@ bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
   }
   apply(targets.data(), targets.size());
   if (last) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     entries_.erase(id);
   }
   return true;
@@ -344,7 +344,7 @@ void Correlator::OnPcSamples(uint64_t correlation_id, std::span<const PcSample> 
     ApplyPcSamples(targets, count, samples);
   });
   if (!known && !samples.empty()) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     ++counters_.pc_samples_unattributed;
   }
 }
@@ -386,7 +386,7 @@ void Correlator::CollectDataInFlight(std::unordered_map<const Data*, size_t>* ou
   }
   std::vector<uint64_t> capturing;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
     for (const auto& [id, entry] : entries_) {
       if (entry.capturing) capturing.push_back(id);
       for (const CaptureTarget& target : entry.targets) ++(*out)[target.data];
@@ -397,7 +397,7 @@ void Correlator::CollectDataInFlight(std::unordered_map<const Data*, size_t>* ou
   for (uint64_t id : capturing) {
     while (true) {
       {
-        std::lock_guard<std::mutex> lock(mutex_);
+        std::lock_guard<ForkGuardedMutex> lock(mutex_);
         auto it = entries_.find(id);
         if (it == entries_.end() || !it->second.capturing) {
           if (it != entries_.end()) {
@@ -419,7 +419,7 @@ void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
   // program that replays such graphs without ever flushing must not grow without bound:
   // past kMaxUnknownCountEntries, free those already covered by an earlier completed buffer.
   constexpr size_t kMaxUnknownCountEntries = 10000;
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   if (unknown_count_ids_.size() <= kMaxUnknownCountEntries) return;
   std::erase_if(unknown_count_ids_, [&](uint64_t id) {
     if (id > previous) return false;
@@ -431,7 +431,7 @@ void Correlator::OnBufferCompleted(uint64_t max_correlation_id) {
 
 void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
   if (Recording()) RecordLine("lost").Int("why", static_cast<int>(why)).Uint("count", count);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   switch (why) {
     case RecordLoss::kDropped: counters_.dropped += count; break;
     case RecordLoss::kIncomplete: counters_.incomplete += count; break;
@@ -441,7 +441,7 @@ void Correlator::OnRecordsLost(RecordLoss why, uint64_t count) {
 
 void Correlator::AfterFlush() {
   if (unknown_count_in_ring_.exchange(false, std::memory_order_relaxed)) FreeUnknownCountSlots();
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   for (uint64_t id : unknown_count_ids_) {
     auto it = entries_.find(id);
     if (it != entries_.end() && it->second.remaining == 0) entries_.erase(it);
@@ -488,14 +488,14 @@ uint64_t Correlator::HoldUnlessFree(Slot& slot) {
 std::shared_ptr<Data> Correlator::MakeData(std::unique_ptr<Data> data) {
   return std::shared_ptr<Data>(data.release(), [](Data* retired) {
     Retired& r = RetiredData();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    std::lock_guard<ForkGuardedMutex> lock(r.mutex);
     r.data.push_back(retired);
   });
 }
 
 size_t Correlator::retired_data() {
   Retired& r = RetiredData();
-  std::lock_guard<std::mutex> lock(r.mutex);
+  std::lock_guard<ForkGuardedMutex> lock(r.mutex);
   return r.data.size();
 }
 
@@ -505,7 +505,7 @@ void Correlator::DeleteRetired(bool ring_clear) {
   std::vector<Data*> retired;
   {
     Retired& r = RetiredData();
-    std::lock_guard<std::mutex> lock(r.mutex);
+    std::lock_guard<ForkGuardedMutex> lock(r.mutex);
     retired.swap(r.data);
   }
   if (retired.empty()) return;
@@ -534,7 +534,7 @@ void Correlator::DeleteRetired(bool ring_clear) {
 void Correlator::Reset(bool after_fork) {
   // Without mutex_: a record being applied holds its slot and may take mutex_ (graph paths).
   ClearRing(after_fork);
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   entries_.clear();
   unknown_count_ids_.clear();
   graph_paths_.clear();
@@ -546,7 +546,7 @@ void Correlator::Reset(bool after_fork) {
 }
 
 LossCounters Correlator::counters() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   return counters_;
 }
 
@@ -577,17 +577,17 @@ size_t Correlator::pending_entries() {
       if (key != 0 && key != kBusy) ++in_ring;
     }
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   return in_ring + entries_.size();
 }
 
 size_t Correlator::heap_entries() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   return entries_.size();
 }
 
 size_t Correlator::captured_graph_nodes() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   return graph_paths_.size();
 }
 

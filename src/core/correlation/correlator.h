@@ -16,6 +16,7 @@
 
 #include "core/backend/backend.h"
 #include "core/context/thread_context.h"
+#include "core/fork_guard.h"
 
 namespace proton {
 
@@ -134,7 +135,7 @@ class Correlator : public BackendSink {
   std::unique_ptr<Slot[]> ring_;  // allocated at the first launch
   std::atomic<Slot*> ring_ptr_{nullptr};
   std::atomic<bool> unknown_count_in_ring_{false};
-  std::mutex mutex_;
+  ForkGuardedMutex mutex_{LockRank::kCorrelator};
   std::unordered_map<uint64_t, Entry> entries_;
   std::vector<uint64_t> unknown_count_ids_;
   std::unordered_map<uint64_t, std::vector<std::pair<int, std::vector<std::string>>>> graph_paths_;

@@ -81,6 +81,11 @@ void Data::Clear() {
   g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
+bool Data::RecordedNothing() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return tree_.size() <= 1 && !RootRecordedLocked();
+}
+
 std::set<uint32_t> Data::DeviceIds() {
   std::lock_guard<std::mutex> lock(mutex_);
   return devices_;

@@ -64,6 +64,9 @@ class Data : public std::enable_shared_from_this<Data> {
   void Clear();
   // Device ids that appear in kernel metrics.
   std::set<uint32_t> DeviceIds();
+  // Nothing was recorded: no frame below ROOT and nothing on ROOT (a phase that launched
+  // nothing and opened no scope). Such a phase writes no part file (profiler.md §3.11).
+  bool RecordedNothing();
   // For writers: run `fn` with the lock held.
   template <typename Fn>
   auto WithLock(Fn&& fn) {
@@ -76,6 +79,7 @@ class Data : public std::enable_shared_from_this<Data> {
   virtual void AddKernelLocked(uint32_t node, const KernelRecord& record) = 0;
   virtual Status AddMetricsLocked(uint32_t node, const Metrics& metrics) = 0;
   virtual void ClearLocked() = 0;
+  virtual bool RootRecordedLocked() const = 0;
   uint32_t FindOrAddLocked(uint32_t parent, std::string_view name);
 
   std::mutex mutex_;

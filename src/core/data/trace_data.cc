@@ -84,6 +84,10 @@ Status TraceData::AddMetricsLocked(uint32_t node, const Metrics& metrics) {
   return MergeFlexMetrics(node_metrics_[node], metrics, /*replace=*/true);
 }
 
+bool TraceData::RootRecordedLocked() const {
+  return !events_.empty() || !scopes_.empty() || NodeMetrics(kRootNode) != nullptr;
+}
+
 void TraceData::ClearLocked() {
   events_.clear();
   scopes_.clear();

@@ -63,6 +63,7 @@ class TraceData : public Data {
   // launch hook sets the same per-call values each launch; a sum would count them N times).
   Status AddMetricsLocked(uint32_t node, const Metrics& metrics) override;
   void ClearLocked() override;
+  bool RootRecordedLocked() const override;
 
  private:
   struct LaunchStamp {

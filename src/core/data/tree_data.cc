@@ -59,6 +59,10 @@ Status TreeData::AddRawMetric(NodeRef ref, const std::string& name, MetricKind k
   return Status();
 }
 
+bool TreeData::RootRecordedLocked() const {
+  return Kernel(kRootNode) != nullptr || Flex(kRootNode) != nullptr || Pc(kRootNode) != nullptr;
+}
+
 void TreeData::ClearLocked() {
   pc_.clear();
   kernel_.clear();

@@ -54,6 +54,7 @@ class TreeData : public Data {
   void AddKernelLocked(uint32_t node, const KernelRecord& record) override;
   Status AddMetricsLocked(uint32_t node, const Metrics& metrics) override;
   void ClearLocked() override;
+  bool RootRecordedLocked() const override;
 
  private:
   std::vector<KernelMetrics> kernel_;

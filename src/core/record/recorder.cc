@@ -7,13 +7,14 @@
 #include "core/config/config.h"
 #include "core/context/thread_context.h"
 #include "core/dump/json_text.h"
+#include "core/fork_guard.h"
 #include "core/hot_flags.h"
 
 namespace proton {
 namespace {
 
 struct RecordFile {
-  std::mutex mutex;
+  ForkGuardedMutex mutex{LockRank::kLeaf};
   std::FILE* file = nullptr;
 };
 
@@ -42,14 +43,14 @@ bool Recording() {
   int state = g_hot.recording.load(std::memory_order_relaxed);
   if (state >= 0) return state == 1;
   RecordFile& f = File();
-  std::lock_guard<std::mutex> lock(f.mutex);
+  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
   if (g_hot.recording.load() < 0) OpenLocked(f, GetConfig().record);
   return g_hot.recording.load() == 1;
 }
 
 void SetRecordPath(const std::string& path) {
   RecordFile& f = File();
-  std::lock_guard<std::mutex> lock(f.mutex);
+  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
   OpenLocked(f, path);
 }
 
@@ -63,7 +64,7 @@ RecordLine::RecordLine(std::string_view event) {
 RecordLine::~RecordLine() {
   line_ += "}\n";
   RecordFile& f = File();
-  std::lock_guard<std::mutex> lock(f.mutex);
+  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
   if (f.file != nullptr) {
     std::fwrite(line_.data(), 1, line_.size(), f.file);
     std::fflush(f.file);

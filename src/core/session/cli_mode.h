@@ -49,7 +49,11 @@ void SetOutputPathFunction(OutputPathFn fn);  // nullptr restores the default
 std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name);
 std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name);
 
-// For a forked child: forget every session without writing or flushing (§5.11).
+// Forget every session without writing or flushing, as a forked child does (§5.11; the core
+// does it itself in every forked child, fork_guard.h).
 void DiscardAllSessionsAfterFork();
+// Whether this process is a forked child whose parent had a GPU backend running: it must not
+// touch the driver or CUPTI, whose state did not survive the fork (§2.9).
+bool ForkedFromProcessWithBackend();
 
 }  // namespace proton

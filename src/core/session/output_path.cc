@@ -3,12 +3,13 @@
 #include <mutex>
 
 #include "core/config/rank.h"
+#include "core/fork_guard.h"
 #include "core/session/cli_mode.h"
 
 namespace proton {
 namespace {
 
-std::mutex g_path_mutex;
+ForkGuardedMutex g_path_mutex{LockRank::kLeaf};
 OutputPathFn& PathFn() {
   static OutputPathFn* fn = new OutputPathFn();
   return *fn;
@@ -28,14 +29,14 @@ std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bo
 }
 
 void SetOutputPathFunction(OutputPathFn fn) {
-  std::lock_guard<std::mutex> lock(g_path_mutex);
+  std::lock_guard<ForkGuardedMutex> lock(g_path_mutex);
   PathFn() = std::move(fn);
 }
 
 std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name) {
   OutputPathFn fn;
   {
-    std::lock_guard<std::mutex> lock(g_path_mutex);
+    std::lock_guard<ForkGuardedMutex> lock(g_path_mutex);
     fn = PathFn();
   }
   return fn ? fn(name, suffix, default_name) : DefaultOutputPath(name, suffix, default_name);

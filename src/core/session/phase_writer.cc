@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/fork_guard.h"
 #include "core/session/session_manager.h"
 
 namespace proton {
@@ -23,7 +24,7 @@ struct WriterState {
   bool busy = false;
 };
 
-std::mutex g_start_mutex;
+ForkGuardedMutex g_start_mutex{LockRank::kPhaseWriter};
 WriterState* g_state = nullptr;
 pid_t g_state_pid = 0;
 
@@ -51,7 +52,7 @@ void Run(WriterState* state) {
 }
 
 WriterState* StateForThisProcess(bool start) {
-  std::lock_guard<std::mutex> lock(g_start_mutex);
+  std::lock_guard<ForkGuardedMutex> lock(g_start_mutex);
   if (g_state != nullptr && g_state_pid == ::getpid()) return g_state;
   if (!start) return nullptr;
   g_state = new WriterState();  // never freed: the thread runs until the process ends
@@ -60,18 +61,18 @@ WriterState* StateForThisProcess(bool start) {
   return g_state;
 }
 
-std::mutex g_stats_mutex;
+ForkGuardedMutex g_stats_mutex{LockRank::kLeaf};
 PartWriteStats g_stats;
 
 }  // namespace
 
 PartWriteStats PhaseWriter::Stats() {
-  std::lock_guard<std::mutex> lock(g_stats_mutex);
+  std::lock_guard<ForkGuardedMutex> lock(g_stats_mutex);
   return g_stats;
 }
 
 void PhaseWriter::AddWritten(uint64_t bytes, double seconds) {
-  std::lock_guard<std::mutex> lock(g_stats_mutex);
+  std::lock_guard<ForkGuardedMutex> lock(g_stats_mutex);
   ++g_stats.parts;
   g_stats.bytes += bytes;
   g_stats.seconds += seconds;

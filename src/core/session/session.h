@@ -50,6 +50,9 @@ class Session {
   // is_phase_complete was asked about a sealed phase that was not complete: the phase writer
   // fetches finished records for this session until its sealed phases are complete.
   std::atomic<bool> completion_polled{false};
+  // Part files of this session written so far: a phase that recorded nothing is written only
+  // when the session would otherwise leave no file (§3.11).
+  std::atomic<int> parts_written{0};
   // Scopes with smaller ids were entered before this session existed: their exits are
   // ignored by this session instead of raising "Context stack is empty".
   const uint64_t first_scope_id;

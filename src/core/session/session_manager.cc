@@ -60,10 +60,28 @@ SessionManager& SessionManager::Get() {
 
 SessionManager::SessionManager()
     : correlator_(std::make_unique<Correlator>()),
-      snapshot_(std::make_shared<const SessionList>()) {}
+      snapshot_(std::make_shared<const SessionList>()) {
+  AddForkChildAction([] { Get().AfterForkChild(); });
+}
+
+// Every guarded lock is free again (fork_guard.h). The child drops the parent's sessions
+// without writing them (profiler.md §2.9); whether the parent had a GPU backend decides
+// whether the child may start one (a driver initialised before fork is unusable after it).
+void SessionManager::AfterForkChild() {
+  {
+    std::lock_guard<ForkGuardedMutex> lock(mutex_);
+    parent_had_backend_ = backend_ != nullptr;
+  }
+  DiscardAll();
+}
+
+bool SessionManager::parent_had_backend() {
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  return parent_had_backend_;
+}
 
 std::shared_ptr<const SessionList> SessionManager::Snapshot(uint64_t* epoch) {
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(snapshot_mutex_);
   *epoch = g_hot.session_epoch.load(std::memory_order_acquire);
   return snapshot_;
 }
@@ -81,13 +99,13 @@ void SessionManager::PublishLocked() {
   } else {
     g_hot.launch_extras.fetch_and(~kLaunchExtraTrace);
   }
-  std::lock_guard<std::mutex> lock(snapshot_mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(snapshot_mutex_);
   snapshot_ = std::move(list);
   g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
 bool SessionManager::backend_running() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   return backend_ != nullptr;
 }
 
@@ -204,7 +222,7 @@ Status SessionManager::CheckSameModeLocked(const std::string& backend, const std
 
 Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start,
                                                  bool scopes_only) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   if (g_cli_mode.load() && !cli_start) return std::optional<int>();
   if (auto knob = LookupKnob("PROTON_DISABLE"); knob && ParseBool(*knob)) {
     return std::optional<int>();
@@ -268,7 +286,7 @@ std::vector<std::shared_ptr<Session>> SessionManager::TargetsLocked(std::optiona
 
 Status SessionManager::Activate(std::optional<int> session) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "activated"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
   Status st;
   for (auto& s : TargetsLocked(session, &st)) s->SetActive(true);
@@ -277,7 +295,7 @@ Status SessionManager::Activate(std::optional<int> session) {
 
 Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "deactivated"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
   Status st;
   std::vector<std::shared_ptr<Session>> targets = TargetsLocked(session, &st);
@@ -319,7 +337,14 @@ Status SessionManager::WriteSessionLocked(Session& session, std::string_view for
   // A session that advanced phases writes each phase still in memory as a part file (§3.11).
   bool parts = session.phases.ever_advanced();
   Status result;
-  for (auto& [phase, data] : session.phases.TakeAll()) {
+  auto held = session.phases.TakeAll();
+  for (size_t i = 0; i < held.size(); ++i) {
+    auto& [phase, data] = held[i];
+    // No part for a phase that recorded nothing, unless the session would leave no file.
+    bool last = i + 1 == held.size();
+    if (parts && data->RecordedNothing() && !(last && session.parts_written.load() == 0)) {
+      continue;
+    }
     // Parts never go to standard output: they are several documents.
     std::string base = IsStdoutName(session.name) ? std::string(kDefaultProfileName) : session.name;
     std::string name = parts ? PartName(base, phase) : session.name;
@@ -328,6 +353,7 @@ Status SessionManager::WriteSessionLocked(Session& session, std::string_view for
                            : OutputPathFor(name, format, session.default_name);
     Status st = WriteDataFile(*data, DevicesForLocked(*data), path, format, /*pretty=*/true);
     if (!st.ok() && result.ok()) result = st;
+    if (st.ok()) session.parts_written.fetch_add(1);
     if (st.ok() && GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
   }
   return result;
@@ -348,7 +374,7 @@ void SessionManager::StopBackendIfUnusedLocked() {
 Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format,
                                 bool synchronize) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
   std::vector<std::shared_ptr<Session>> targets;
   if (!session.has_value()) {
@@ -391,7 +417,7 @@ Result<std::shared_ptr<Session>> SessionManager::SessionLocked(int session) {
 
 Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "retrieved"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   Session& s = *target;
   if (s.CurrentData()->is_trace()) {
@@ -406,14 +432,14 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
 
 Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "cleared"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   target->phases.Clear(phase, clear_up_to_phase);
   return Status();
 }
 
 void SessionManager::DiscardAll(bool stop_backend) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PhaseWriter::WaitIdle();  // no-op in a forked child, whose writer did not survive the fork
   sessions_.clear();
   next_id_ = 0;
@@ -460,5 +486,9 @@ void MaybeStartCliSessionLazily(uint64_t entering_scope_id) {
 bool HasRecordedAnything() { return HasRecorded(); }
 
 void DiscardAllSessionsAfterFork() { SessionManager::Get().DiscardAll(); }
+
+bool ForkedFromProcessWithBackend() {
+  return InForkedChild() && SessionManager::Get().parent_had_backend();
+}
 
 }  // namespace proton

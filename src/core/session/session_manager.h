@@ -15,6 +15,7 @@
 
 #include "core/backend/backend.h"
 #include "core/dump/node_metrics.h"
+#include "core/fork_guard.h"
 #include "core/session/session.h"
 #include "proton/proton.h"
 
@@ -56,6 +57,8 @@ class SessionManager {
   // `stop_backend` false (fork): the parent's backend object is abandoned, never called.
   // True (tests): the backend is stopped and freed.
   void DiscardAll(bool stop_backend = false);
+  // In a forked child: whether the parent had a GPU backend when it forked.
+  bool parent_had_backend();
   Correlator& correlator() { return *correlator_; }
   // Whether a real backend (not scopes-only) is running; tests use it.
   bool backend_running();
@@ -63,6 +66,7 @@ class SessionManager {
  private:
   SessionManager();
   void PublishLocked();
+  void AfterForkChild();
   Status CheckCliSession(std::optional<int> session, const char* what);
   // The session with id `session`, or "Session has not been initialized: <n>".
   Result<std::shared_ptr<Session>> SessionLocked(int session);
@@ -83,7 +87,7 @@ class SessionManager {
   // Sessions sharing a backend share its mode.
   Status CheckSameModeLocked(const std::string& backend, const std::string& mode);
 
-  std::mutex mutex_;
+  ForkGuardedMutex mutex_{LockRank::kSessions};
   std::map<int, std::shared_ptr<Session>> sessions_;
   int next_id_ = 0;
   std::unique_ptr<Backend> backend_;
@@ -92,8 +96,9 @@ class SessionManager {
   std::unique_ptr<Correlator> correlator_;
   std::atomic<bool> profiling_on_{false};
   bool cli_backend_refused_ = false;  // CLI mode: the backend refused to start; stay unprofiled
+  bool parent_had_backend_ = false;   // forked child: the parent's backend was running
 
-  std::mutex snapshot_mutex_;
+  ForkGuardedMutex snapshot_mutex_{LockRank::kSnapshot};
   std::shared_ptr<const SessionList> snapshot_;
 };
 

@@ -28,7 +28,8 @@ struct PartJob {
 // Writes one part and frees its data; a failed write gives the phase back to the session, so
 // that finalize writes it (or reports why it cannot): nothing recorded is dropped.
 void WritePart(const PartJob& job) {
-  const Session& s = *job.session;
+  Session& s = *job.session;
+  if (job.data->RecordedNothing()) return;  // no part for an empty phase (§3.11)
   std::string base = s.name.empty() || s.name == "-" ? std::string(kDefaultProfileName) : s.name;
   std::string path = OutputPathFor(PartName(base, job.phase), s.flush_format, s.default_name);
   auto begin = std::chrono::steady_clock::now();
@@ -44,6 +45,7 @@ void WritePart(const PartJob& job) {
     std::error_code ec;
     uintmax_t size = std::filesystem::file_size(path, ec);
     PhaseWriter::AddWritten(ec ? 0 : size, ms / 1000.0);
+    s.parts_written.fetch_add(1);
     if (GetConfig().data_flush_timing) {
       std::fprintf(stderr, "[proton] flushed phase %d of session %d to %s: %ju bytes in %.3f ms\n",
                    job.phase, s.id, path.c_str(), ec ? uintmax_t{0} : size, ms);
@@ -92,7 +94,7 @@ void SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Se
 
 Result<int> SessionManager::AdvancePhase(int session) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "advanced"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   Session& s = *target;
   int phase = s.phases.Advance();
@@ -104,7 +106,7 @@ Result<int> SessionManager::AdvancePhase(int session) {
 
 Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "checked"));
-  std::lock_guard<std::mutex> lock(mutex_);
+  std::lock_guard<ForkGuardedMutex> lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   if (!target->phases.IsComplete(phase) && phase < target->phases.current_phase()) {
     UpdateCompletionLocked({target});
@@ -133,7 +135,7 @@ bool SessionManager::WriteCompletedParts() {
   Backend* backend = nullptr;
   {
     // Never wait for the lock: finalize holds it while it waits for this thread to be idle.
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return true;
     for (auto& s : WatchedSessionsLocked()) {
       if (!s->phases.SealedIncomplete().empty()) backend = backend_.get();
@@ -145,7 +147,7 @@ bool SessionManager::WriteCompletedParts() {
   std::vector<PartJob> jobs;
   bool waiting = false;
   {
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
     if (!lock.owns_lock()) return true;
     std::vector<std::shared_ptr<Session>> watched = WatchedSessionsLocked();
     UpdateCompletionLocked(watched);
@@ -163,7 +165,7 @@ bool SessionManager::WriteCompletedParts() {
   for (const PartJob& job : jobs) WritePart(job);
   if (!jobs.empty()) {
     jobs.clear();  // our shares of the written data go first: the last share retires it
-    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
     if (lock.owns_lock()) correlator_->FreeRetiredData();
   }
   return waiting;

@@ -1,0 +1,79 @@
+// The fork guard: a child never inherits a guarded lock that another thread held at the fork,
+// and the child actions run in the child only.
+#include "core/fork_guard.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
+namespace proton {
+namespace {
+
+// Exit status of a forked child that runs `body` (its return value), or -1.
+template <typename Body>
+int InChild(Body body) {
+  pid_t pid = fork();
+  if (pid == 0) _exit(body());
+  int status = 0;
+  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+  return WEXITSTATUS(status);
+}
+
+TEST(ForkGuard, ChildNeverInheritsALockHeldByAnotherThread) {
+  static ForkGuardedMutex mutex(LockRank::kLeaf);
+  std::atomic<bool> held{false};
+  std::thread holder([&] {
+    std::lock_guard<ForkGuardedMutex> lock(mutex);
+    held.store(true);
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  });
+  while (!held.load()) std::this_thread::yield();
+  // The fork waits for the holder; the child's copy of the lock is free.
+  EXPECT_EQ(InChild([] { return mutex.try_lock() ? 0 : 1; }), 0);
+  holder.join();
+  EXPECT_TRUE(mutex.try_lock());  // the parent's lock was given back too
+  mutex.unlock();
+}
+
+std::atomic<int> g_child_actions{0};
+
+TEST(ForkGuard, ChildActionsRunInTheChildOnly) {
+  static const bool kAdded = (AddForkChildAction([] { g_child_actions.fetch_add(1); }), true);
+  ASSERT_TRUE(kAdded);
+  EXPECT_FALSE(InForkedChild());
+  EXPECT_EQ(InChild([] { return g_child_actions.load() == 1 && InForkedChild() ? 0 : 1; }), 0);
+  EXPECT_EQ(g_child_actions.load(), 0);
+}
+
+TEST(ForkGuard, LocksOfEveryRankAreFreeInTheChild) {
+  static ForkGuardedMutex leaf(LockRank::kLeaf);
+  static ForkGuardedMutex sessions(LockRank::kSessions);
+  std::atomic<bool> held{false};
+  std::atomic<bool> release{false};
+  // Held in nesting order by a thread that lets go only after the fork began.
+  std::thread holder([&] {
+    std::lock_guard<ForkGuardedMutex> outer(sessions);
+    std::lock_guard<ForkGuardedMutex> inner(leaf);
+    held.store(true);
+    while (!release.load()) std::this_thread::yield();
+  });
+  while (!held.load()) std::this_thread::yield();
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    release.store(true);
+  });
+  int child = InChild([] {
+    bool free = sessions.try_lock() && leaf.try_lock();
+    return free ? 0 : 1;
+  });
+  EXPECT_EQ(child, 0);
+  holder.join();
+  releaser.join();
+}
+
+}  // namespace
+}  // namespace proton
