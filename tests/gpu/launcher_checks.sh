@@ -214,6 +214,39 @@ PY
 want spawn && pool_check spawn spawn 3
 want fork && pool_check fork fork 2
 
+# ---- fork right after advance_phase, with the GPU in use (profiler.md §2.9) -------------------
+# The parent's kernels land in its parts; DataLoader fork workers and bare forked children
+# open scopes and exit; nothing hangs, in periodic_flushing and in pcsampling.
+fork_phases_check() {
+  local name=$1 mode=$2 d=$WORK/$1
+  mkdir -p "$d"
+  cat > "$d/f.py" <<'PY'
+import os
+import torch
+import proton
+
+x = torch.ones(1 << 20, device="cuda")
+loader = torch.utils.data.DataLoader(range(64), batch_size=8, num_workers=2,
+                                     multiprocessing_context="fork")
+for step in range(10):
+    for batch in loader:
+        (x * float(batch.sum())).sum().item()
+    proton.data.advance_phase()
+    pid = os.fork()
+    if pid == 0:
+        for j in range(50):
+            with proton.scope("child"):
+                pass
+        os._exit(0)
+    os.waitpid(pid, 0)
+print("done")
+PY
+  run_in "$d" "$d/log" -- "$PROTON" -n x -m "$mode" f.py
+  judge "$name" $? 0 "$d/log" "$d/x.part_0.hatchet" "kernels >= 1 and 'child' not in names"
+}
+want fork_phases && fork_phases_check fork_phases periodic_flushing
+want fork_pcsampling && fork_phases_check fork_pcsampling pcsampling
+
 # ---- shell-script root running Python: rename rule ----------------------------------------
 if want shell; then
   d=$WORK/shell; mkdir -p "$d"
