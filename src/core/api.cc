@@ -1,5 +1,10 @@
 // The public C++ API (include/proton/proton.h): thin forwarding to the session manager and the
 // per-thread context sources. With PROTON_RECORD, each call is also recorded (recorder.h).
+// Out of memory (std::bad_alloc from any allocation below) never leaves the API: the profiled
+// program goes on (profiler.md §1.2). A recording call drops what it would have recorded and
+// says once that the profile is incomplete; a call that returns a status returns the error.
+#include <atomic>
+#include <cstdio>
 #include <new>
 
 #include "core/context/thread_context.h"
@@ -21,9 +26,45 @@ Status CheckName(const std::optional<std::string>& name) {
   return Status();
 }
 
-}  // namespace
+std::atomic<bool> g_dropped_warned{false};
+// Scope entries this thread dropped for want of memory: their exits are not errors.
+thread_local uint64_t t_dropped_scopes = 0;
 
-Result<std::optional<int>> Start(const StartOptions& options) {
+void WarnDroppedOnce() {
+  if (g_dropped_warned.exchange(true)) return;
+  std::fputs(
+      "[proton] warning: out of memory: scopes, metrics or ops were not recorded from "
+      "here on; the profile is incomplete\n",
+      stderr);
+}
+
+// Runs a recording call; out of memory drops it. Returns false when it was dropped.
+template <typename Fn>
+bool RecordOrDrop(Fn&& record) noexcept {
+  try {
+    record();
+    return true;
+  } catch (const std::bad_alloc&) {
+    WarnDroppedOnce();
+    return false;
+  }
+}
+
+// Runs a call that returns Status or Result<T>; out of memory is its error.
+template <typename Fn>
+auto OrOutOfMemory(const char* what, Fn&& call) noexcept -> decltype(call()) {
+  try {
+    return call();
+  } catch (const std::bad_alloc&) {
+    try {
+      return Status::Error(std::string("out of memory while ") + what, ErrorKind::kRuntime);
+    } catch (const std::bad_alloc&) {
+      return Status::Error(std::string(), ErrorKind::kRuntime);  // no room even for the words
+    }
+  }
+}
+
+Result<std::optional<int>> StartUnguarded(const StartOptions& options) {
   Status name_ok = CheckName(options.name);
   auto result = name_ok.ok() ? SessionManager::Get().Start(options, /*cli_start=*/false)
                              : Result<std::optional<int>>(name_ok.error());
@@ -38,16 +79,28 @@ Result<std::optional<int>> Start(const StartOptions& options) {
   }
   return result;
 }
+
+}  // namespace
+
+Result<std::optional<int>> Start(const StartOptions& options) {
+  return OrOutOfMemory("starting a session", [&] { return StartUnguarded(options); });
+}
 Status Activate(std::optional<int> session) {
-  if (Recording()) RecordLine("activate").OptInt("session", session);
-  return SessionManager::Get().Activate(session);
+  return OrOutOfMemory("activating", [&] {
+    if (Recording()) RecordLine("activate").OptInt("session", session);
+    return SessionManager::Get().Activate(session);
+  });
 }
 Status Deactivate(std::optional<int> session, bool flushing) {
-  if (Recording()) RecordLine("deactivate").OptInt("session", session).Bool("flushing", flushing);
-  Status st = SessionManager::Get().Deactivate(session, flushing);
-  // Records delivered by the flush come between the two lines; replay applies them first.
-  if (Recording()) RecordLine("call_end");
-  return st;
+  return OrOutOfMemory("deactivating", [&] {
+    if (Recording()) {
+      RecordLine("deactivate").OptInt("session", session).Bool("flushing", flushing);
+    }
+    Status st = SessionManager::Get().Deactivate(session, flushing);
+    // Records delivered by the flush come between the two lines; replay applies them first.
+    if (Recording()) RecordLine("call_end");
+    return st;
+  });
 }
 namespace {
 Status FinalizeSessions(std::optional<int> session, std::string_view output_format,
@@ -75,41 +128,71 @@ Status FinalizeAllWithoutSynchronizing() {
 bool ProfilingOn() { return SessionManager::Get().profiling_on(); }
 
 void EnterScope(uint64_t scope_id, std::string_view name) {
-  MaybeStartCliSessionLazily(scope_id);  // CLI child before its first CUDA call (§2.9)
-  if (Recording()) RecordLine("enter_scope").Uint("id", scope_id).Str("name", name);
-  ContextEnterScope(scope_id, name);
+  bool recorded = RecordOrDrop([&] {
+    MaybeStartCliSessionLazily(scope_id);  // CLI child before its first CUDA call (§2.9)
+    if (Recording()) RecordLine("enter_scope").Uint("id", scope_id).Str("name", name);
+    ContextEnterScope(scope_id, name);
+  });
+  if (!recorded) ++t_dropped_scopes;
 }
 Status ExitScope(uint64_t scope_id, std::string_view name) {
-  if (Recording()) RecordLine("exit_scope").Uint("id", scope_id).Str("name", name);
-  return ContextExitScope(scope_id, name);
+  Status st;
+  if (!RecordOrDrop([&] {
+        if (Recording()) RecordLine("exit_scope").Uint("id", scope_id).Str("name", name);
+        st = ContextExitScope(scope_id, name);
+      })) {
+    return Status();
+  }
+  // The exit of a scope whose entry was dropped finds the stack unbalanced: not its error.
+  if (!st.ok() && t_dropped_scopes > 0) {
+    --t_dropped_scopes;
+    return Status();
+  }
+  return st;
 }
 Status AddMetrics(uint64_t scope_id, const Metrics& metrics) {
-  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
-  if (Recording()) RecordLine("add_metrics").Uint("id", scope_id).MetricList("metrics", metrics);
-  return ContextAddScopeMetrics(scope_id, metrics);
+  Status st;
+  RecordOrDrop([&] {
+    MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
+    if (Recording()) RecordLine("add_metrics").Uint("id", scope_id).MetricList("metrics", metrics);
+    st = ContextAddScopeMetrics(scope_id, metrics);
+  });
+  return st;
 }
 
 void EnterState(std::string_view name) {
-  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
-  if (Recording()) RecordLine("enter_state").Str("name", name);
-  ContextEnterState(name);
+  RecordOrDrop([&] {
+    MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
+    if (Recording()) RecordLine("enter_state").Str("name", name);
+    ContextEnterState(name);
+  });
 }
 void ExitState() {
-  if (Recording()) RecordLine("exit_state");
-  ContextExitState();
+  RecordOrDrop([] {
+    if (Recording()) RecordLine("exit_state");
+    ContextExitState();
+  });
 }
 void EnterOp(uint64_t op_id, std::string_view name) {
-  MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
-  if (Recording()) RecordLine("enter_op").Uint("id", op_id).Str("name", name);
-  ContextEnterOp(op_id, name);
+  RecordOrDrop([&] {
+    MaybeStartCliSessionLazily();  // CLI child before its first CUDA call (§2.9)
+    if (Recording()) RecordLine("enter_op").Uint("id", op_id).Str("name", name);
+    ContextEnterOp(op_id, name);
+  });
 }
 void ExitOp(uint64_t op_id) {
-  if (Recording()) RecordLine("exit_op").Uint("id", op_id);
-  ContextExitOp(op_id);
+  RecordOrDrop([&] {
+    if (Recording()) RecordLine("exit_op").Uint("id", op_id);
+    ContextExitOp(op_id);
+  });
 }
 Status AddOpMetrics(uint64_t op_id, const Metrics& metrics) {
-  if (Recording()) RecordLine("add_op_metrics").Uint("id", op_id).MetricList("metrics", metrics);
-  return ContextAddOpMetrics(op_id, metrics);
+  Status st;
+  RecordOrDrop([&] {
+    if (Recording()) RecordLine("add_op_metrics").Uint("id", op_id).MetricList("metrics", metrics);
+    st = ContextAddOpMetrics(op_id, metrics);
+  });
+  return st;
 }
 
 std::optional<int> ContextDepth(int session) {
@@ -118,29 +201,36 @@ std::optional<int> ContextDepth(int session) {
 }
 
 Result<std::string> GetJson(int session, int phase) {
-  return SessionManager::Get().GetData(session, phase, /*msgpack=*/false);
+  return OrOutOfMemory("serialising the profile",
+                       [&] { return SessionManager::Get().GetData(session, phase, false); });
 }
 Result<std::string> GetMsgpack(int session, int phase) {
-  return SessionManager::Get().GetData(session, phase, /*msgpack=*/true);
+  return OrOutOfMemory("serialising the profile",
+                       [&] { return SessionManager::Get().GetData(session, phase, true); });
 }
 Status Clear(int session, int phase, bool clear_up_to_phase) {
-  if (Recording()) {
-    RecordLine("clear")
-        .Int("session", session)
-        .Int("phase", phase)
-        .Bool("up_to", clear_up_to_phase);
-  }
-  return SessionManager::Get().Clear(session, phase, clear_up_to_phase);
+  return OrOutOfMemory("clearing", [&] {
+    if (Recording()) {
+      RecordLine("clear")
+          .Int("session", session)
+          .Int("phase", phase)
+          .Bool("up_to", clear_up_to_phase);
+    }
+    return SessionManager::Get().Clear(session, phase, clear_up_to_phase);
+  });
 }
 
 Result<int> AdvancePhase(int session) {
-  if (Recording()) RecordLine("advance_phase").Int("session", session);
-  Result<int> phase = SessionManager::Get().AdvancePhase(session);
-  if (phase.ok()) ContextRefresh();
-  return phase;
+  return OrOutOfMemory("advancing the phase", [&] {
+    if (Recording()) RecordLine("advance_phase").Int("session", session);
+    Result<int> phase = SessionManager::Get().AdvancePhase(session);
+    if (phase.ok()) ContextRefresh();
+    return phase;
+  });
 }
 Result<bool> IsPhaseComplete(int session, int phase) {
-  return SessionManager::Get().IsPhaseComplete(session, phase);
+  return OrOutOfMemory("checking the phase",
+                       [&] { return SessionManager::Get().IsPhaseComplete(session, phase); });
 }
 
 }  // namespace proton

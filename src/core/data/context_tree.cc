@@ -2,6 +2,7 @@
 #include "core/data/context_tree.h"
 
 #include <algorithm>
+#include <new>
 
 namespace proton {
 
@@ -26,10 +27,18 @@ uint32_t ContextTree::FindOrAdd(uint32_t parent, std::string_view name, bool* cr
     if (created) *created = false;
     return it->second;
   }
+  // All or nothing: out of memory (std::bad_alloc) at any step leaves the three arrays as
+  // they were, so a tree the profiler still writes afterwards is consistent (api.cc).
   uint32_t id = static_cast<uint32_t>(parents_.size());
-  parents_.push_back(parent);
   names_.emplace_back(name);
-  index_.emplace(Key{parent, names_.back()}, id);
+  try {
+    parents_.push_back(parent);
+    index_.emplace(Key{parent, names_.back()}, id);
+  } catch (const std::bad_alloc&) {
+    if (parents_.size() > id) parents_.pop_back();
+    names_.pop_back();
+    throw;
+  }
   if (created) *created = true;
   return id;
 }

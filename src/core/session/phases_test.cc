@@ -312,9 +312,9 @@ TEST_F(PhaseTest, LaunchesRacingWithAdvanceAreNeverLost) {
     if (const test::Json* k = test::NodeAt(doc, {"k"})) total += (*k)["metrics"]["count"].i;
     ++files;
   }
-  // A phase that caught no launch writes no part (§3.11); the last phase caught none.
+  // A phase that caught no launch writes no part (§3.11).
   EXPECT_GE(files, 1);
-  EXPECT_LE(files, kPhases);
+  EXPECT_LE(files, kPhases + 1);
   EXPECT_EQ(total, static_cast<int64_t>(launches.load()));
 }
 
