@@ -23,6 +23,34 @@ bool IsPlainBaseFile(const std::string& path, const std::string& base) {
   return path.find('.', base.size() + 1) == std::string::npos;
 }
 
+// The folder every path lies in, with its trailing '/': "out/" for out/x.hatchet and
+// out/x.rank1.hatchet; "" when they share none or are bare names in the current folder.
+std::string CommonFolder(const std::vector<std::string>& paths) {
+  std::string folder = paths.front().substr(0, paths.front().rfind('/') + 1);
+  for (const std::string& path : paths) {
+    while (!folder.empty() && path.compare(0, folder.size(), folder) != 0) {
+      const size_t up =
+          folder.size() < 2 ? std::string::npos : folder.rfind('/', folder.size() - 2);
+      folder.erase(up == std::string::npos ? 0 : up + 1);
+    }
+  }
+  return folder;
+}
+
+// More than kWroteLineListed files: the count, the folder and the first and last file, named
+// inside the folder, so the line stays short and still says where to look.
+std::string WroteSummary(const std::vector<std::string>& paths) {
+  const std::string folder = CommonFolder(paths);
+  const bool bare_names = std::none_of(paths.begin(), paths.end(), [](const std::string& path) {
+    return path.find('/') != std::string::npos;
+  });
+  std::string line = "proton: wrote " + std::to_string(paths.size()) + " files";
+  if (!folder.empty() || bare_names) line += " in " + (folder.empty() ? "./" : folder);
+  line += " (" + paths.front().substr(folder.size()) + ", ..., " +
+          paths.back().substr(folder.size()) + ")\n";
+  return line;
+}
+
 }  // namespace
 
 OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string& base,
@@ -77,6 +105,7 @@ std::string DisplayPath(const std::string& path, const std::string& absolute_bas
 }
 
 std::string WroteLine(const std::vector<std::string>& display_paths) {
+  if (display_paths.size() > kWroteLineListed) return WroteSummary(display_paths);
   std::string line = "proton: wrote ";
   for (size_t i = 0; i < display_paths.size(); ++i) {
     if (i > 0) line += ", ";
