@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "protocol/cli_protocol.h"
 
@@ -21,6 +22,35 @@ std::string WithoutPid(const std::string& path, const std::string& base, long pi
 bool IsPlainBaseFile(const std::string& path, const std::string& base) {
   if (path.compare(0, base.size() + 1, base + ".") != 0) return false;
   return path.find('.', base.size() + 1) == std::string::npos;
+}
+
+// Names in the order a person reads them: runs of digits compare by value, so part_2 comes
+// before part_10 and pid99 before pid100.
+bool NaturalLess(const std::string& a, const std::string& b) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (!is_digit(a[i]) || !is_digit(b[j])) {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+      continue;
+    }
+    size_t a_end = i, b_end = j;
+    while (a_end < a.size() && is_digit(a[a_end])) ++a_end;
+    while (b_end < b.size() && is_digit(b[b_end])) ++b_end;
+    size_t a_first = i, b_first = j;  // the value without leading zeros
+    while (a_first + 1 < a_end && a[a_first] == '0') ++a_first;
+    while (b_first + 1 < b_end && b[b_first] == '0') ++b_first;
+    const std::string_view a_digits(a.data() + a_first, a_end - a_first);
+    const std::string_view b_digits(b.data() + b_first, b_end - b_first);
+    if (a_digits.size() != b_digits.size()) return a_digits.size() < b_digits.size();
+    if (a_digits != b_digits) return a_digits < b_digits;
+    i = a_end;
+    j = b_end;
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;  // equal up to leading zeros: any fixed order
 }
 
 // The folder every path lies in, with its trailing '/': "out/" for out/x.hatchet and
@@ -80,12 +110,12 @@ OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string
       r.kind = std::string(cli_protocol::kFileKindRoot);
     }
   }
-  // Root files first, then the others by name.
+  // Root files first, then the others by name, numbers by value.
   std::stable_sort(written.begin(), written.end(), [](const FileRecord& a, const FileRecord& b) {
     const bool a_root = a.kind == cli_protocol::kFileKindRoot;
     const bool b_root = b.kind == cli_protocol::kFileKindRoot;
     if (a_root != b_root) return a_root;
-    return a.path < b.path;
+    return NaturalLess(a.path, b.path);
   });
   for (const FileRecord& r : written) {
     plan.files.push_back(r.path);

@@ -73,6 +73,23 @@ TEST(Outputs, RenameRule) {
   EXPECT_EQ(unwritten.renames.size(), 1u);
 }
 
+TEST(Outputs, NumbersInNamesSortByValue) {
+  std::vector<FileRecord> records;
+  std::set<std::string> existing;
+  for (const char* path : {"/w/p.part_10.hatchet", "/w/p.part_2.hatchet", "/w/p.pid100.hatchet",
+                           "/w/p.pid99.hatchet", "/w/p.part_1.hatchet", "/w/p.part_02x"}) {
+    records.push_back({"pid", 7, path});
+    existing.insert(path);
+  }
+  records.push_back({"root", 1, "/w/p.hatchet"});
+  existing.insert("/w/p.hatchet");
+  records.push_back({"pid", 8, "/w/p.pid99.hatchet"});  // recorded twice: listed once
+  EXPECT_EQ(PlanFor(records, existing).files,
+            (std::vector<std::string>{"/w/p.hatchet", "/w/p.part_1.hatchet", "/w/p.part_2.hatchet",
+                                      "/w/p.part_02x", "/w/p.part_10.hatchet", "/w/p.pid99.hatchet",
+                                      "/w/p.pid100.hatchet"}));
+}
+
 TEST(Outputs, DisplayAndLine) {
   EXPECT_EQ(DisplayPath("/w/out/x.rank0.hatchet", "/w/out/x", "out/x"), "out/x.rank0.hatchet");
   EXPECT_EQ(DisplayPath("/elsewhere/y.hatchet", "/w/out/x", "out/x"), "/elsewhere/y.hatchet");

@@ -101,12 +101,35 @@ def test_many_children_give_a_short_wrote_line(work, children):
     pids = result.stdout.split()
     files = hatchets(os.path.join(work, "out"))
     assert files == sorted(["x.hatchet"] + ["x.pid%s.hatchet" % pid for pid in pids])
+    # Root first, then by name with numbers by value: the pids in increasing order.
+    listed = ["x.hatchet"] + ["x.pid%d.hatchet" % pid for pid in sorted(map(int, pids))]
     line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
     if children < 4:
-        assert line == ["proton: wrote " + ", ".join("out/" + f for f in files)]
+        assert line == ["proton: wrote " + ", ".join("out/" + f for f in listed)]
     else:
         assert line == ["proton: wrote %d files in out/ (x.hatchet, ..., %s)" % (
-            children + 1, files[-1])]
+            children + 1, listed[-1])]
+
+
+PHASES = """
+    import sys
+    import proton
+    for step in range(int(sys.argv[1])):
+        with proton.scope("step%d" % step, {"tokens": step}):
+            pass
+        proton.data.advance_phase()
+"""
+
+
+def test_many_periodic_flushing_parts_give_a_short_wrote_line(work):
+    """Hundreds of part files (one per phase) end in one short line, parts in phase order."""
+    write(work, "phases.py", PHASES)
+    result = run(["-m", "periodic_flushing", "-n", "out/run", "phases.py", "300"], work)
+    assert result.returncode == 0, result.stderr
+    assert len(hatchets(os.path.join(work, "out"))) == 301  # the last phase at exit
+    line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
+    assert line == ["proton: wrote 301 files in out/ (run.part_0.hatchet, ..., "
+                    "run.part_300.hatchet)"]
 
 
 def test_shell_root_rename_rule(work):
