@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from conftest import LAUNCHER, clean_env, one_error_line, run_launcher
+from conftest import LAUNCHER, PYTHON, PYTHON_DIR, clean_env, one_error_line, run_launcher
 
 SCRIPT = "open('ran', 'w').close()\n"  # leaves `ran` behind when the target ran at all
 
@@ -164,3 +164,17 @@ def test_argument_list_at_the_limit_names_what_proton_added(tmp_path):
     assert line.startswith("proton: error: cannot execute /bin/true: Argument list too long "
                            "(the arguments and environment, with the "), line
     assert "bytes of variables proton adds, exceed the system's limit of" in line
+
+
+def test_python_entry_point_that_cannot_exec_the_launcher_is_one_line(tmp_path):
+    # `python -m proton` and the installed `proton` script exec the launcher: an argument list
+    # over the limit used to end in an OSError traceback.
+    code = ("import sys, proton._cli as cli\n"
+            "sys.exit(cli.main(['/bin/true'] + ['x' * 999] * %d))\n"
+            % (os.sysconf("SC_ARG_MAX") // 1000 + 10))
+    result = subprocess.run([PYTHON, "-c", code], cwd=str(tmp_path), capture_output=True,
+                            timeout=60, env=clean_env(PYTHONPATH=PYTHON_DIR))
+    assert result.returncode == 126
+    line = one_error_line(result.stderr)
+    assert line.startswith("proton: error: cannot execute "), line
+    assert line.endswith("/proton: Argument list too long"), line
