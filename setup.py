@@ -23,11 +23,16 @@ import subprocess
 import sys
 import sysconfig
 
+SOURCE_DIR = os.path.dirname(os.path.abspath(__file__))
+# The requirement check and the build directory's rule, shared with the build backend
+# (pyproject.toml); on sys.path here too for a direct `python setup.py ...`.
+sys.path.insert(0, os.path.join(SOURCE_DIR, "pip_build"))
+import proton_build_requirements as requirements
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-SOURCE_DIR = os.path.dirname(os.path.abspath(__file__))
-BUILD_BASE = "build-pip"  # setuptools' default build/ is the README's CMake build directory
+BUILD_BASE = requirements.BUILD_BASE
 # (name, required): the viewer is built only where its libraries are (simdjson, PCRE2).
 EXTENSIONS = (("_C", True), ("_viewer", False))
 EXECUTABLES = (("proton", True), ("proton-viewer", False))
@@ -38,26 +43,27 @@ def package_version():
         return re.search(r'^__version__ = "([^"]+)"', f.read(), re.M).group(1)
 
 
-def cmake_build_dir():
-    """One default tree per Python version: the extension is built for one interpreter."""
-    configured = os.environ.get("PROTON_CMAKE_BUILD_DIR")
-    default = os.path.join(SOURCE_DIR, BUILD_BASE, "cmake-py%d.%d" % sys.version_info[:2])
-    return os.path.abspath(configured or default)
+def run_cmake(args):
+    """A failed CMake step has printed its own errors: end with one line, not a traceback."""
+    status = subprocess.call([requirements.cmake_program() or "cmake"] + args)
+    if status != 0:
+        sys.exit(f"setup.py: error: `cmake {' '.join(args)}` failed (exit status {status}); "
+                 "its errors are above")
 
 
 def configure(build_dir):
-    args = ["cmake", "-S", SOURCE_DIR, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
+    args = ["-S", SOURCE_DIR, "-B", build_dir, "-DCMAKE_BUILD_TYPE=Release",
             f"-DPython3_EXECUTABLE={sys.executable}", "-DPROTON_BUILD_PYTHON=ON",
             "-DPROTON_BUILD_TESTS=OFF", "-DPROTON_BUILD_BENCH=OFF"]
     if shutil.which("ninja"):
         args += ["-G", "Ninja"]
-    subprocess.check_call(args)
+    run_cmake(args)
 
 
 def cmake_build(build_dir):
-    if not os.path.isfile(os.path.join(build_dir, "CMakeCache.txt")):
+    if not requirements.is_configured(build_dir):
         configure(build_dir)
-    subprocess.check_call(["cmake", "--build", build_dir])
+    run_cmake(["--build", build_dir])
 
 
 def built_extension(build_dir, name, required):
@@ -94,7 +100,8 @@ class CMakeBuild(build_ext):
     """Builds everything with CMake once and copies the products into the package."""
 
     def build_extension(self, ext):
-        build_dir = cmake_build_dir()
+        requirements.check()  # also for a direct `python setup.py bdist_wheel`
+        build_dir = requirements.cmake_build_dir()
         cmake_build(build_dir)
         package = os.path.dirname(self.get_ext_fullpath(ext.name))
         for name, required in EXTENSIONS:

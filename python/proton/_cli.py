@@ -35,7 +35,12 @@ def _exec(name, args, env):
         return 1
     sys.stdout.flush()
     sys.stderr.flush()
-    os.execve(executable, [name] + args, env)
+    try:
+        os.execve(executable, [name] + args, env)
+    except OSError as e:  # E2BIG, ENOEXEC (another architecture), EACCES: one line, no traceback
+        sys.stderr.write("%s: error: cannot execute %s: %s\n"
+                         % (name, ascii(executable)[1:-1], e.strerror))
+        return 126
     return 1  # not reached
 
 

@@ -16,12 +16,14 @@
 #include "launcher/help_text.h"
 #include "launcher/layout.h"
 #include "launcher/options.h"
+#include "launcher/output_path.h"
 #include "launcher/outputs.h"
 #include "launcher/run_dir.h"
 #include "launcher/target.h"
 #include "protocol/cli_protocol.h"
 #include "util/bool_knob.h"
 #include "util/command_main.h"
+#include "util/printable.h"
 
 extern char** environ;
 
@@ -63,9 +65,24 @@ std::string CurrentDirectory(const EnvList& env) {
   return buffer.data();
 }
 
-int ExecFailure(const TargetPlan& plan, int error) {
+// `added_env_bytes`: what the profiler's variables added to the environment, named when the
+// exec fails with E2BIG, since the same command runs without proton.
+int ExecFailure(const TargetPlan& plan, int error, size_t added_env_bytes = 0) {
   const int status = (error == ENOENT || error == ENOTDIR) ? 127 : 126;
-  return Fail(status, "cannot execute " + plan.executable + ": " + std::strerror(error));
+  std::string message =
+      "cannot execute " + PrintableText(plan.executable) + ": " + std::strerror(error);
+  if (error == E2BIG && added_env_bytes > 0) {
+    message += " (the arguments and environment, with the " + std::to_string(added_env_bytes) +
+               " bytes of variables proton adds, exceed the system's limit of " +
+               std::to_string(sysconf(_SC_ARG_MAX)) + " bytes)";
+  }
+  return Fail(status, message);
+}
+
+size_t EnvironmentBytes(const EnvList& env) {
+  size_t bytes = 0;
+  for (const std::string& entry : env) bytes += entry.size() + 1 + sizeof(char*);
+  return bytes;
 }
 
 // Runs the target with the environment unchanged (disabled or another tool attached).
@@ -87,14 +104,14 @@ void ReportOutputs(const RunSetup& setup, bool verbose) {
                   [](const std::string& path) { return access(path.c_str(), F_OK) == 0; });
   for (const auto& [from, to] : plan.renames) {
     if (std::rename(from.c_str(), to.c_str()) != 0) {
-      PrintStderr("proton: warning: cannot rename " + from + " to " + to + ": " +
-                  std::strerror(errno) + "\n");
+      PrintStderr("proton: warning: cannot rename " + PrintableText(from) + " to " +
+                  PrintableText(to) + ": " + std::strerror(errno) + "\n");
     }
   }
   if (plan.files.empty() || (plan.only_base_file && !verbose)) return;
   std::vector<std::string> shown;
   for (const std::string& file : plan.files) {
-    shown.push_back(DisplayPath(file, effective_base, typed_base));
+    shown.push_back(PrintableText(DisplayPath(file, effective_base, typed_base)));
   }
   PrintStderr(WroteLine(shown));
 }
@@ -115,6 +132,52 @@ std::optional<std::string> ModeError(const LaunchOptions& options) {
   return std::nullopt;
 }
 
+void WarnAboutLayout(const Layout& layout) {
+  if (!layout.core_library) {
+    PrintStderr(
+        "proton: warning: libproton.so not found next to the launcher; "
+        "only Python processes are profiled\n");
+  }
+  if (!layout.bootstrap_dir || !layout.package_parent) {
+    PrintStderr(
+        "proton: warning: the proton Python package was not found next to the "
+        "launcher; Python processes are profiled through CUDA only\n");
+  }
+}
+
+// Starts the target with the profiling environment and reports its files once it ended.
+Result<int> RunProfiled(const LaunchOptions& options, const TargetPlan& plan, const EnvList& env,
+                        const Layout& layout, bool verbose) {
+  RunSetup setup;
+  setup.options = options;
+  setup.cwd = CurrentDirectory(env);
+  // Before the target runs, not after hours of it: a folder that cannot take the profiles.
+  if (const std::string base = ResolveBase(options.name, setup.cwd); base != "-") {
+    if (std::optional<std::string> error = OutputPathError(base)) return Fail(1, *error);
+  }
+  PROTON_ASSIGN_OR_RETURN(RunDirectory run_dir,
+                          CreateRunDirectory(GetEnv(env, "TMPDIR").value_or("/tmp")));
+  setup.layout = layout;
+  setup.run_id = run_dir.run_id;
+  setup.run_dir = run_dir.path;
+  setup.kind = plan.kind;
+  if (verbose) {
+    PrintStderr("proton: library " + layout.core_library.value_or("(none)") + ", bootstrap " +
+                layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path + "\n");
+  }
+  EnvList child_env = BuildEnvironment(env, setup);
+  const size_t added_env_bytes = EnvironmentBytes(child_env) - EnvironmentBytes(env);
+  ChildOutcome outcome = RunChild(ChildSpec{plan.executable, plan.argv, std::move(child_env),
+                                            std::string(cli_protocol::kRootPid)});
+  if (const auto* failed = std::get_if<ChildExecFailed>(&outcome)) {
+    RemoveRunDirectory(run_dir.path);
+    return ExecFailure(plan, failed->error, added_env_bytes);
+  }
+  ReportOutputs(setup, verbose);
+  RemoveRunDirectory(run_dir.path);
+  ExitLike(outcome);
+}
+
 Result<int> Run(const LaunchOptions& options) {
   if (std::optional<std::string> error = ModeError(options)) return Fail(2, *error);
   EnvList env = CurrentEnvironment();
@@ -131,46 +194,13 @@ Result<int> Run(const LaunchOptions& options) {
     case ProfilingDecision::kDisabled: return RunUnprofiled(plan, env);
     case ProfilingDecision::kOtherTool:
       PrintStderr("proton: warning: another CUDA tool is attached (CUDA_INJECTION64_PATH=" +
-                  GetEnv(env, cli_protocol::kCudaInjection).value_or("") +
+                  PrintableText(GetEnv(env, cli_protocol::kCudaInjection).value_or("")) +
                   "); running the target without profiling\n");
       return RunUnprofiled(plan, env);
     case ProfilingDecision::kProfile: break;
   }
-  if (!layout.core_library) {
-    PrintStderr(
-        "proton: warning: libproton.so not found next to the launcher; "
-        "only Python processes are profiled\n");
-  }
-  if (!layout.bootstrap_dir || !layout.package_parent) {
-    PrintStderr(
-        "proton: warning: the proton Python package was not found next to the "
-        "launcher; Python processes are profiled through CUDA only\n");
-  }
-
-  PROTON_ASSIGN_OR_RETURN(RunDirectory run_dir,
-                          CreateRunDirectory(GetEnv(env, "TMPDIR").value_or("/tmp")));
-  RunSetup setup;
-  setup.options = options;
-  setup.cwd = CurrentDirectory(env);
-  setup.layout = layout;
-  setup.run_id = run_dir.run_id;
-  setup.run_dir = run_dir.path;
-  setup.kind = plan.kind;
-  if (verbose) {
-    PrintStderr("proton: library " + layout.core_library.value_or("(none)") + ", bootstrap " +
-                layout.bootstrap_dir.value_or("(none)") + ", run directory " + run_dir.path + "\n");
-  }
-
-  ChildOutcome outcome =
-      RunChild(ChildSpec{plan.executable, plan.argv, BuildEnvironment(env, setup),
-                         std::string(cli_protocol::kRootPid)});
-  if (const auto* failed = std::get_if<ChildExecFailed>(&outcome)) {
-    RemoveRunDirectory(run_dir.path);
-    return ExecFailure(plan, failed->error);
-  }
-  ReportOutputs(setup, verbose);
-  RemoveRunDirectory(run_dir.path);
-  ExitLike(outcome);
+  WarnAboutLayout(layout);
+  return RunProfiled(options, plan, env, layout, verbose);
 }
 
 }  // namespace

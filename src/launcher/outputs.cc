@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <set>
+#include <string_view>
 
 #include "protocol/cli_protocol.h"
 
@@ -21,6 +22,63 @@ std::string WithoutPid(const std::string& path, const std::string& base, long pi
 bool IsPlainBaseFile(const std::string& path, const std::string& base) {
   if (path.compare(0, base.size() + 1, base + ".") != 0) return false;
   return path.find('.', base.size() + 1) == std::string::npos;
+}
+
+// Names in the order a person reads them: runs of digits compare by value, so part_2 comes
+// before part_10 and pid99 before pid100.
+bool NaturalLess(const std::string& a, const std::string& b) {
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (!is_digit(a[i]) || !is_digit(b[j])) {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+      continue;
+    }
+    size_t a_end = i, b_end = j;
+    while (a_end < a.size() && is_digit(a[a_end])) ++a_end;
+    while (b_end < b.size() && is_digit(b[b_end])) ++b_end;
+    size_t a_first = i, b_first = j;  // the value without leading zeros
+    while (a_first + 1 < a_end && a[a_first] == '0') ++a_first;
+    while (b_first + 1 < b_end && b[b_first] == '0') ++b_first;
+    const std::string_view a_digits(a.data() + a_first, a_end - a_first);
+    const std::string_view b_digits(b.data() + b_first, b_end - b_first);
+    if (a_digits.size() != b_digits.size()) return a_digits.size() < b_digits.size();
+    if (a_digits != b_digits) return a_digits < b_digits;
+    i = a_end;
+    j = b_end;
+  }
+  if ((a.size() - i) != (b.size() - j)) return a.size() - i < b.size() - j;
+  return a < b;  // equal up to leading zeros: any fixed order
+}
+
+// The folder every path lies in, with its trailing '/': "out/" for out/x.hatchet and
+// out/x.rank1.hatchet; "" when they share none or are bare names in the current folder.
+std::string CommonFolder(const std::vector<std::string>& paths) {
+  std::string folder = paths.front().substr(0, paths.front().rfind('/') + 1);
+  for (const std::string& path : paths) {
+    while (!folder.empty() && path.compare(0, folder.size(), folder) != 0) {
+      const size_t up =
+          folder.size() < 2 ? std::string::npos : folder.rfind('/', folder.size() - 2);
+      folder.erase(up == std::string::npos ? 0 : up + 1);
+    }
+  }
+  return folder;
+}
+
+// More than kWroteLineListed files: the count, the folder and the first and last file, named
+// inside the folder, so the line stays short and still says where to look.
+std::string WroteSummary(const std::vector<std::string>& paths) {
+  const std::string folder = CommonFolder(paths);
+  const bool bare_names = std::none_of(paths.begin(), paths.end(), [](const std::string& path) {
+    return path.find('/') != std::string::npos;
+  });
+  std::string line = "proton: wrote " + std::to_string(paths.size()) + " files";
+  if (!folder.empty() || bare_names) line += " in " + (folder.empty() ? "./" : folder);
+  line += " (" + paths.front().substr(folder.size()) + ", ..., " +
+          paths.back().substr(folder.size()) + ")\n";
+  return line;
 }
 
 }  // namespace
@@ -52,12 +110,12 @@ OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string
       r.kind = std::string(cli_protocol::kFileKindRoot);
     }
   }
-  // Root files first, then the others by name.
+  // Root files first, then the others by name, numbers by value.
   std::stable_sort(written.begin(), written.end(), [](const FileRecord& a, const FileRecord& b) {
     const bool a_root = a.kind == cli_protocol::kFileKindRoot;
     const bool b_root = b.kind == cli_protocol::kFileKindRoot;
     if (a_root != b_root) return a_root;
-    return a.path < b.path;
+    return NaturalLess(a.path, b.path);
   });
   for (const FileRecord& r : written) {
     plan.files.push_back(r.path);
@@ -77,6 +135,7 @@ std::string DisplayPath(const std::string& path, const std::string& absolute_bas
 }
 
 std::string WroteLine(const std::vector<std::string>& display_paths) {
+  if (display_paths.size() > kWroteLineListed) return WroteSummary(display_paths);
   std::string line = "proton: wrote ";
   for (size_t i = 0; i < display_paths.size(); ++i) {
     if (i > 0) line += ", ";

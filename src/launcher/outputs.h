@@ -27,7 +27,11 @@ OutputPlan PlanOutputs(const std::vector<FileRecord>& records, const std::string
 std::string DisplayPath(const std::string& path, const std::string& absolute_base,
                         const std::string& typed_base);
 
-// "proton: wrote a, b\n".
+// Up to kWroteLineListed files: "proton: wrote a, b\n". More (many ranks, forked workers,
+// periodic-flushing part files) would make one line of thousands of characters, so they are
+// summarised with the count, the folder and the first and last file:
+// "proton: wrote 301 files in out/ (run.part_0.hatchet, ..., run.part_300.hatchet)\n".
+inline constexpr size_t kWroteLineListed = 4;
 std::string WroteLine(const std::vector<std::string>& display_paths);
 
 }  // namespace proton::launcher

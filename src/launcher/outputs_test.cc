@@ -73,11 +73,63 @@ TEST(Outputs, RenameRule) {
   EXPECT_EQ(unwritten.renames.size(), 1u);
 }
 
+TEST(Outputs, NumbersInNamesSortByValue) {
+  std::vector<FileRecord> records;
+  std::set<std::string> existing;
+  for (const char* path : {"/w/p.part_10.hatchet", "/w/p.part_2.hatchet", "/w/p.pid100.hatchet",
+                           "/w/p.pid99.hatchet", "/w/p.part_1.hatchet", "/w/p.part_02x"}) {
+    records.push_back({"pid", 7, path});
+    existing.insert(path);
+  }
+  records.push_back({"root", 1, "/w/p.hatchet"});
+  existing.insert("/w/p.hatchet");
+  records.push_back({"pid", 8, "/w/p.pid99.hatchet"});  // recorded twice: listed once
+  EXPECT_EQ(PlanFor(records, existing).files,
+            (std::vector<std::string>{"/w/p.hatchet", "/w/p.part_1.hatchet", "/w/p.part_2.hatchet",
+                                      "/w/p.part_02x", "/w/p.part_10.hatchet", "/w/p.pid99.hatchet",
+                                      "/w/p.pid100.hatchet"}));
+}
+
 TEST(Outputs, DisplayAndLine) {
   EXPECT_EQ(DisplayPath("/w/out/x.rank0.hatchet", "/w/out/x", "out/x"), "out/x.rank0.hatchet");
   EXPECT_EQ(DisplayPath("/elsewhere/y.hatchet", "/w/out/x", "out/x"), "/elsewhere/y.hatchet");
   EXPECT_EQ(WroteLine({"a.hatchet", "a.rank1.hatchet"}),
             "proton: wrote a.hatchet, a.rank1.hatchet\n");
+}
+
+std::vector<std::string> ManyFiles(const std::string& folder, int count) {
+  std::vector<std::string> files = {folder + "x.hatchet"};
+  for (int i = 1; i < count; ++i)
+    files.push_back(folder + "x.pid" + std::to_string(100 + i) + ".hatchet");
+  return files;
+}
+
+TEST(Outputs, WroteLineListsUpToFourFiles) {
+  EXPECT_EQ(WroteLine(ManyFiles("out/", 4)),
+            "proton: wrote out/x.hatchet, out/x.pid101.hatchet, out/x.pid102.hatchet, "
+            "out/x.pid103.hatchet\n");
+}
+
+TEST(Outputs, WroteLineSummarisesManyFiles) {
+  EXPECT_EQ(WroteLine(ManyFiles("out/", 5)),
+            "proton: wrote 5 files in out/ (x.hatchet, ..., x.pid104.hatchet)\n");
+  const std::string line = WroteLine(ManyFiles("/abs/run/", 1000));
+  EXPECT_EQ(line, "proton: wrote 1000 files in /abs/run/ (x.hatchet, ..., x.pid1099.hatchet)\n");
+  // Bare names are in the current folder.
+  EXPECT_EQ(WroteLine(ManyFiles("", 6)),
+            "proton: wrote 6 files in ./ (x.hatchet, ..., x.pid105.hatchet)\n");
+}
+
+TEST(Outputs, WroteSummaryFolderIsTheCommonOne) {
+  // Nested folders: the deepest folder all files share.
+  std::vector<std::string> files = ManyFiles("a/b/", 5);
+  files.back() = "a/c/y.hatchet";
+  EXPECT_EQ(WroteLine(files), "proton: wrote 5 files in a/ (b/x.hatchet, ..., c/y.hatchet)\n");
+  // Nothing shared: full paths and no folder (an absolute root shares "/" only).
+  files.back() = "/elsewhere/y.hatchet";
+  EXPECT_EQ(WroteLine(files), "proton: wrote 5 files (a/b/x.hatchet, ..., /elsewhere/y.hatchet)\n");
+  EXPECT_EQ(WroteLine({"/x.hatchet", "/a", "/b", "/c", "/elsewhere/y.hatchet"}),
+            "proton: wrote 5 files in / (x.hatchet, ..., elsewhere/y.hatchet)\n");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "protocol/cli_protocol.h"
+#include "util/printable.h"
 
 namespace proton::launcher {
 
@@ -22,7 +23,7 @@ Result<RunDirectory> CreateRunDirectory(const std::string& tmpdir) {
   std::vector<char> buffer(pattern.begin(), pattern.end());
   buffer.push_back('\0');
   if (mkdtemp(buffer.data()) == nullptr) {
-    return Status::Error("cannot create the run directory in " + base + ": " +
+    return Status::Error("cannot create the run directory in " + PrintableText(base) + ": " +
                          std::strerror(errno));
   }
   RunDirectory dir;

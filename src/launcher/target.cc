@@ -4,9 +4,12 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <array>
+
+#include "util/printable.h"
 
 namespace proton::launcher {
 
@@ -52,7 +55,29 @@ std::vector<std::string> WithRest(std::vector<std::string> head,
 }
 
 TargetError NotExecutable(const std::string& target) {
-  return TargetError{126, "target is not executable: " + target};
+  return TargetError{126, "target is not executable: " + PrintableText(target)};
+}
+
+// statfs's f_type of an anonymous pipe (linux/magic.h's PIPEFS_MAGIC).
+constexpr long kPipeFsMagic = 0x50495045;
+
+// A named pipe or a socket cannot be classified (its first bytes would be consumed) nor run:
+// Python's open() of a FIFO waits for a writer forever. An anonymous pipe, as `proton
+// <(generate_script)` passes in /dev/fd/N, holds the script and never waits: it is a script.
+std::optional<TargetError> SpecialFileError(const std::string& target, const struct stat& st) {
+  const char* what = nullptr;
+  if (S_ISSOCK(st.st_mode)) {
+    what = "a socket";
+  } else if (S_ISFIFO(st.st_mode)) {
+    struct statfs fs {};
+    if (statfs(target.c_str(), &fs) == 0 && static_cast<long>(fs.f_type) == kPipeFsMagic) {
+      return std::nullopt;
+    }
+    what = "a named pipe (FIFO), which would wait for a writer";
+  }
+  if (what == nullptr) return std::nullopt;
+  return TargetError{126, "target is " + std::string(what) +
+                              ", not a script or executable: " + PrintableText(target)};
 }
 
 }  // namespace
@@ -117,7 +142,8 @@ std::variant<TargetPlan, TargetError> ClassifyTarget(const std::vector<std::stri
                          std::vector<std::string> head) -> std::variant<TargetPlan, TargetError> {
     std::optional<std::string> python = FindPython(env);
     if (!python) {
-      return TargetError{127, "no Python interpreter found for " + first + " (set PROTON_PYTHON)"};
+      return TargetError{
+          127, "no Python interpreter found for " + PrintableText(first) + " (set PROTON_PYTHON)"};
     }
     head.insert(head.begin(), *python);
     return TargetPlan{kind, *python, WithRest(std::move(head), target, 1)};
@@ -128,6 +154,7 @@ std::variant<TargetPlan, TargetError> ClassifyTarget(const std::vector<std::stri
 
   struct stat st {};
   if (!first.empty() && stat(first.c_str(), &st) == 0) {
+    if (std::optional<TargetError> error = SpecialFileError(first, st)) return *error;
     std::optional<std::string> head =
         S_ISREG(st.st_mode) ? ReadHead(first) : std::optional<std::string>();
     const bool is_elf = head && head->rfind(
@@ -149,7 +176,7 @@ std::variant<TargetPlan, TargetError> ClassifyTarget(const std::vector<std::stri
     return TargetPlan{TargetKind::kNative, *found, target};
   }
   if (found_not_executable) return NotExecutable(first);
-  return TargetError{127, "target not found: " + first};  // rule 6
+  return TargetError{127, "target not found: " + PrintableText(first)};  // rule 6
 }
 
 }  // namespace proton::launcher

@@ -127,6 +127,31 @@ TEST_F(TargetTest, Errors) {
   EXPECT_EQ(path_noexec.message, "target is not executable: noexec");
 }
 
+TEST_F(TargetTest, SpecialFiles) {
+  // A named pipe would make Python's open() wait for a writer forever: refused.
+  const std::string fifo = dir_ + "/job.py";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  TargetError fifo_error = Error({fifo});
+  EXPECT_EQ(fifo_error.exit_status, 126);
+  EXPECT_EQ(fifo_error.message,
+            "target is a named pipe (FIFO), which would wait for a writer, not a script or "
+            "executable: " +
+                fifo);
+  // An anonymous pipe (`proton <(generate)`, /dev/fd/N) holds the script: a Python script.
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  EXPECT_EQ(Plan({"/dev/fd/" + std::to_string(fds[0])}).kind, TargetKind::kScript);
+  close(fds[0]);
+  close(fds[1]);
+}
+
+TEST_F(TargetTest, MessagesShowPathsOnOneLine) {
+  EXPECT_EQ(Error({"a\nb.py"}).message, "target not found: a\\nb.py");
+  EXPECT_EQ(Error({"no\xffpe.py"}).message, "target not found: no\\xffpe.py");
+  Make("bin/no\tx", "#!/bin/sh\n", 0644);
+  EXPECT_EQ(Error({"no\tx"}).message, "target is not executable: no\\tx");
+}
+
 TEST_F(TargetTest, PythonChoice) {
   std::string py = Make("s.py", "", 0644);
   env_["PROTON_PYTHON"] = "/opt/custom/python";

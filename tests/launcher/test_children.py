@@ -3,6 +3,8 @@
 import os
 import re
 
+import pytest
+
 from conftest import base_env, frame_names, hatchets, load, run, write
 
 CHILDREN = """
@@ -62,12 +64,72 @@ def test_children_files(work):
     fork_names = frame_names(load(os.path.join(out, "x.pid%s.hatchet" % fork_pid)))
     assert "fork_worker" in fork_names and "parent" not in fork_names  # never the parent's data
     assert "ranked" in frame_names(load(os.path.join(out, "x.rank1.hatchet")))
-    # The final line lists every file, as the user typed the name.
+    # More than 4 files: the final line gives their count, folder, first and last, with the
+    # folder as the user typed the name.
     line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
-    assert len(line) == 1
-    assert line[0].startswith("proton: wrote out/dir/x.hatchet, ")
-    assert sorted(line[0][len("proton: wrote "):].split(", ")) == sorted(
-        "out/dir/" + f for f in files)
+    assert line == ["proton: wrote %d files in out/dir/ (x.hatchet, ..., %s)" % (
+        len(files), rank_pid[0])], result.stderr
+
+
+MANY_FORKS = """
+    import os, sys
+    import proton
+    count = int(sys.argv[1])
+    with proton.scope("parent"):
+        pids = []
+        for i in range(count):
+            pid = os.fork()
+            if pid == 0:
+                with proton.scope("child"):
+                    pass
+                os._exit(0)
+            pids.append(pid)
+        for pid in pids:
+            _, status = os.waitpid(pid, 0)
+            assert os.waitstatus_to_exitcode(status) == 0
+    print(" ".join(map(str, pids)))
+"""
+
+
+@pytest.mark.parametrize("children", [3, 60])
+def test_many_children_give_a_short_wrote_line(work, children):
+    """Up to 4 files the line lists them all; a run of many processes (ranks, workers,
+    periodic-flushing parts) gets one short line, however many files it wrote (§2.9)."""
+    write(work, "forks.py", MANY_FORKS)
+    result = run(["-n", "out/x", "forks.py", str(children)], work)
+    assert result.returncode == 0, result.stderr
+    pids = result.stdout.split()
+    files = hatchets(os.path.join(work, "out"))
+    assert files == sorted(["x.hatchet"] + ["x.pid%s.hatchet" % pid for pid in pids])
+    # Root first, then by name with numbers by value: the pids in increasing order.
+    listed = ["x.hatchet"] + ["x.pid%d.hatchet" % pid for pid in sorted(map(int, pids))]
+    line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
+    if children < 4:
+        assert line == ["proton: wrote " + ", ".join("out/" + f for f in listed)]
+    else:
+        assert line == ["proton: wrote %d files in out/ (x.hatchet, ..., %s)" % (
+            children + 1, listed[-1])]
+
+
+PHASES = """
+    import sys
+    import proton
+    for step in range(int(sys.argv[1])):
+        with proton.scope("step%d" % step, {"tokens": step}):
+            pass
+        proton.data.advance_phase()
+"""
+
+
+def test_many_periodic_flushing_parts_give_a_short_wrote_line(work):
+    """Hundreds of part files (one per phase) end in one short line, parts in phase order."""
+    write(work, "phases.py", PHASES)
+    result = run(["-m", "periodic_flushing", "-n", "out/run", "phases.py", "300"], work)
+    assert result.returncode == 0, result.stderr
+    assert len(hatchets(os.path.join(work, "out"))) == 301  # the last phase at exit
+    line = [l for l in result.stderr.splitlines() if l.startswith("proton: wrote ")]
+    assert line == ["proton: wrote 301 files in out/ (run.part_0.hatchet, ..., "
+                    "run.part_300.hatchet)"]
 
 
 def test_shell_root_rename_rule(work):

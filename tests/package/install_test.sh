@@ -18,7 +18,7 @@ skip() { echo "package test: skipped: $*" >&2; exit 77; }
 "$python" -c 'import setuptools, wheel' 2>/dev/null || skip "$python has no setuptools/wheel (apt-get install python3-setuptools python3-wheel)"
 
 rm -rf "$work" && mkdir -p "$work/src" "$work/run"
-cp -r "$source_dir"/{pyproject.toml,setup.py,README.md,LICENSE,python} "$work/src/"
+cp -r "$source_dir"/{pyproject.toml,setup.py,README.md,LICENSE,pip_build,python} "$work/src/"
 find "$work/src" -name __pycache__ -prune -exec rm -rf {} +
 
 # --system-site-packages: setuptools and wheel are Debian's (there is no package index).
