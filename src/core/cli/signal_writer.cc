@@ -16,10 +16,14 @@ namespace proton::cli {
 
 namespace {
 
-constexpr int kSignals[] = {SIGTERM, SIGHUP, SIGQUIT, SIGINT};
+// The last five are faults and aborts: the thread that raised one cannot go on, so it waits in
+// the handler while the writer thread writes, and the process then dies by the signal.
+constexpr int kSignals[] = {SIGTERM, SIGHUP, SIGQUIT, SIGINT, SIGABRT,
+                            SIGSEGV, SIGBUS, SIGFPE,  SIGILL};
+constexpr size_t kSignalCount = sizeof(kSignals) / sizeof(kSignals[0]);
 
 int g_pipe[2] = {-1, -1};
-bool g_installed[4] = {false, false, false, false};
+bool g_installed[kSignalCount] = {};
 std::atomic<bool> g_started{false};
 std::atomic<int> g_grace_seconds{10};
 std::function<void()>* g_write_profile = nullptr;
@@ -27,13 +31,28 @@ std::function<void()>* g_write_profile = nullptr;
 std::atomic<int> g_received{0};
 static_assert(std::atomic<int>::is_always_lock_free);
 
+bool IsFault(int signal_number) {
+  return signal_number == SIGABRT || signal_number == SIGSEGV || signal_number == SIGBUS ||
+         signal_number == SIGFPE || signal_number == SIGILL;
+}
+
 void Handler(int signal_number) {
   const int saved = errno;
   int none = 0;
   g_received.compare_exchange_strong(none, signal_number);
   unsigned char byte = static_cast<unsigned char>(signal_number);
-  ssize_t ignored = write(g_pipe[1], &byte, 1);
-  (void)ignored;
+  const bool woken = write(g_pipe[1], &byte, 1) == 1;
+  if (IsFault(signal_number)) {
+    // Returning would run the faulting instruction again (or let abort() end the process)
+    // before the profile is written: wait for the writer thread to end the process. Without
+    // a writer, the default action comes back and the fault happens again, fatally.
+    if (!woken) {
+      signal(signal_number, SIG_DFL);
+      errno = saved;
+      return;
+    }
+    for (;;) pause();
+  }
   errno = saved;
 }
 
@@ -75,7 +94,7 @@ void WriterLoop(int read_fd) {
 void StartWriterLocked() {
   if (pipe2(g_pipe, O_CLOEXEC) != 0) return;
   std::thread(WriterLoop, g_pipe[0]).detach();
-  for (size_t i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < kSignalCount; ++i) {
     struct sigaction current {};
     if (sigaction(kSignals[i], nullptr, &current) != 0) continue;
     const bool is_default = (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_DFL;
@@ -101,7 +120,7 @@ int InstallSignalWriter(std::function<void()> write_profile) {
 
 void SignalWriterAfterForkChild() {
   if (!g_started.load()) return;
-  for (size_t i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < kSignalCount; ++i) {
     if (g_installed[i]) signal(kSignals[i], SIG_DFL);
     g_installed[i] = false;
   }

@@ -1,6 +1,7 @@
-// Profiles that survive SIGTERM, SIGHUP, SIGQUIT and (in programs that leave it at the
-// default) SIGINT (profiler.md §2.10). A handler installed only where the disposition is the
-// default wakes a dedicated writer thread through a pipe (async-signal-safe); the thread runs
+// Profiles that survive SIGTERM, SIGHUP, SIGQUIT, (in programs that leave it at the default)
+// SIGINT, and a crash: SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL (profiler.md §2.10). A handler
+// installed only where the disposition is the default wakes a dedicated writer thread through
+// a pipe (async-signal-safe; the thread that crashed waits in the handler); the writer runs
 // the write callback under a 10 s grace timeout, restores the default disposition and
 // re-raises the signal, so the process still dies by it.
 #pragma once
