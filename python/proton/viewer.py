@@ -54,9 +54,20 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 # ---- reading ------------------------------------------------------------------------------
 
+def _read_file(filename: Any) -> GraphFrame:
+    """Reads the profile file ``filename`` (str, bytes or os.PathLike), opened as ``open()``
+    opens it: the same names work, and a name that cannot be opened raises what ``open()``
+    raises (FileNotFoundError, IsADirectoryError, ValueError for a NUL byte, ...). An int,
+    which open() takes as a file descriptor to read and then close, is refused."""
+    if isinstance(filename, int):
+        raise TypeError(f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
+    with open(filename, "rb", buffering=0) as f:
+        return GraphFrame.read_fd(f.fileno(), os.fsencode(filename))
+
+
 def _read_source(x: Any) -> GraphFrame:
     if isinstance(x, (str, os.PathLike)):
-        return GraphFrame.read_file(os.fspath(x))
+        return _read_file(x)
     if isinstance(x, (bytes, bytearray, memoryview)):
         return GraphFrame.read_bytes(bytes(x), "<memory>")
     if hasattr(x, "read"):
@@ -64,14 +75,17 @@ def _read_source(x: Any) -> GraphFrame:
         name = str(getattr(x, "name", "<file>"))
         return GraphFrame.read_bytes(data.encode() if isinstance(data, str) else data, name)
     if isinstance(x, (list, tuple, dict)):
-        import json  # the document of proton.data.get(): read back as the JSON it came from
-        return GraphFrame.read_bytes(json.dumps(x).encode(), "<memory>")
+        # The document of proton.data.get(): read back as the JSON it came from, written
+        # without recursion as deep as it is.
+        from ._json_text import dumps
+        return GraphFrame.read_bytes(dumps(x).encode(), "<memory>")
     raise TypeError("expected a file name, a file, bytes or the document of proton.data.get(), "
                     f"not {type(x).__name__}")
 
 
 def get_raw_metrics(x: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
-    """Reads ``x`` (a file name, an open file, bytes, or ``proton.data.get()``'s document).
+    """Reads ``x`` (a file name, an open file, bytes of a profile, or ``proton.data.get()``'s
+    document).
 
     Returns ``(gf, inclusive_metrics, exclusive_metrics, device_info)``: the raw metric keys
     listed on the root, ``"name"`` and the other keys, and the device table."""
@@ -81,8 +95,11 @@ def get_raw_metrics(x: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
 
 
 def read(filename: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
-    """:func:`get_raw_metrics` of a file; inclusive sums are always up to date."""
-    return get_raw_metrics(filename)
+    """:func:`get_raw_metrics` of the file ``filename`` (str, bytes or os.PathLike, as for
+    ``open()``); inclusive sums are always up to date."""
+    gf = _read_file(filename)
+    inclusive, exclusive = gf.metric_names()
+    return gf, inclusive, exclusive, gf.device_info()
 
 
 # ---- metrics ------------------------------------------------------------------------------
