@@ -180,8 +180,10 @@ def get_min_time_bytes(df: Any, device_info: dict) -> Any:
 
 # ---- filters and names --------------------------------------------------------------------
 
-def _filter_options(include: Optional[str], exclude: Optional[str],
-                    threshold: Any) -> List[str]:
+def _filter_passes(include: Optional[str], exclude: Optional[str],
+                   threshold: Any) -> List[List[str]]:
+    """The -i/-e/-t options of each filter pass. The command refuses -i with -e (§2.3); the
+    reference's filter_frames applies the include, then the exclude filter: two passes."""
     options = []
     if include:
         options.append("--include=" + include)
@@ -189,7 +191,9 @@ def _filter_options(include: Optional[str], exclude: Optional[str],
         options.append("--exclude=" + exclude)
     if threshold is not None:
         options.append("--threshold=" + str(threshold))
-    return options
+    if include and exclude:
+        return [options[:1], options[1:]]
+    return [options] if options else []
 
 
 def _filter_in_place(gf: GraphFrame, options: List[str], metric: Optional[str]) -> None:
@@ -204,11 +208,12 @@ def filter_frames(gf: GraphFrame, include: Optional[str] = None, exclude: Option
                   threshold: Optional[float] = None, metric: Optional[str] = None) -> GraphFrame:
     """``gf`` reduced by the -i/-e/-t filters (viewer.md §5); ``metric`` is the label of
     the column the threshold tests. Returns a new tree when some filter applies."""
-    options = _filter_options(include, exclude, threshold)
-    if not options:
+    passes = _filter_passes(include, exclude, threshold)
+    if not passes:
         return gf
     filtered = gf.copy()
-    _filter_in_place(filtered, options, metric)
+    for options in passes:
+        _filter_in_place(filtered, options, metric)
     return filtered
 
 
@@ -227,15 +232,16 @@ def parse(metrics: Metrics, filename: Any, include: Optional[str] = None,
           threshold: Optional[float] = None) -> Tuple[GraphFrame, List[str]]:
     """What ``proton-viewer -m METRICS [-i/-e/-t] FILE`` computes before printing: the tree
     and the labels of the metric columns."""
-    options = _filter_options(include, exclude, threshold)
+    passes = _filter_passes(include, exclude, threshold)
     text = _metric_text(metrics)
-    core().check_options(["--metrics=" + text] + options)  # usage errors come first (§8)
+    for options in passes or [[]]:  # usage errors come first (§8)
+        core().check_options(["--metrics=" + text] + options)
     items = _split_items(text)
     if not items:
         raise ValueError("no metric given")
     gf = read(filename)[0]
     labels = core().derive(gf.handle, items)
-    if options:
+    for options in passes:
         _filter_in_place(gf, options, labels[0])
     return gf, labels
 

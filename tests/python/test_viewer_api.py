@@ -161,8 +161,6 @@ def test_apply_diff_profile_matches_the_command(left, right):
      ["-m", "time", os.path.join(COMPAT, "truncated.hatchet")]),
     (lambda: viewer.parse(["no_such_metric"], os.path.join(COMPAT, "cuda.json")), RuntimeError,
      ["-m", "no_such_metric", os.path.join(COMPAT, "cuda.json")]),
-    (lambda: viewer.parse(["time"], os.path.join(COMPAT, "cuda.json"), "a", "b"), ValueError,
-     ["-m", "time", "-i", "a", "-e", "b", os.path.join(COMPAT, "cuda.json")]),
     (lambda: viewer.parse(["time"], os.path.join(COMPAT, "cuda.json"), threshold=float("inf")),
      ValueError, ["-m", "time", "-t", "inf", os.path.join(COMPAT, "cuda.json")]),
     (lambda: viewer.parse(["time"], os.path.join(COMPAT, "cuda.json"), include="("),

@@ -71,6 +71,17 @@ def test_an_unsupported_unit_is_the_references_value_error(item, unit):
     assert str(raised.value) == f"Unsupported unit {unit}"
 
 
+def test_include_with_exclude_filters_twice_as_the_reference_does(capsys):
+    # The command refuses -i with -e; the reference's parse and filter_frames apply both.
+    gf, labels = viewer.parse(["time/ns"], CUDA, include="foo[01]", exclude="foo1")
+    assert list(gf.dataframe["name"]) == ["ROOT", "foo0"]
+    full, _ = viewer.parse(["time/ns"], CUDA)
+    again = viewer.filter_frames(full, include="foo[01]", exclude="foo1", metric=labels[0])
+    assert list(again.dataframe["name"]) == ["ROOT", "foo0"]
+    with pytest.raises(ValueError, match="^--exclude 'ROOT' removes every frame in "):
+        viewer.parse(["time/ns"], CUDA, include="foo1", exclude="ROOT")
+
+
 # ---- file names: open()'s exceptions, open()'s names ---------------------------------------
 
 @pytest.mark.parametrize("reader", ["parse", "read", "get_raw_metrics", "apply_diff_profile"])
