@@ -30,6 +30,10 @@ def dumps(document: Any) -> str:
     tuples and dicts are walked with an explicit stack; every other value is json.dumps's.
     A container that holds itself raises ValueError("Circular reference detected") as
     json.dumps does."""
+    try:
+        return json.dumps(document)  # the C encoder, several times faster, while it suffices
+    except RecursionError:
+        pass
     out: List[str] = []
     stack: list = []  # [iterator, is_dict, first item still to come, container]
     open_ids: set = set()
