@@ -52,7 +52,7 @@ Status AddOpMetrics(uint64_t op_id, const Metrics& metrics);
 // context.depth (§1.7): nullopt when profiling is off.
 std::optional<int> ContextDepth(int session);
 
-// data (§1.7): the hatchet document as JSON text or MessagePack bytes.
+// data (§1.7): the hatchet document as compact JSON text or MessagePack bytes.
 Result<std::string> GetJson(int session, int phase = 0);
 Result<std::string> GetMsgpack(int session, int phase = 0);
 Status Clear(int session, int phase = 0, bool clear_up_to_phase = false);

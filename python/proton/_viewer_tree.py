@@ -33,8 +33,8 @@ class GraphFrame:
         self.format = format
 
     @classmethod
-    def read_file(cls, path: str) -> "GraphFrame":
-        return cls(core().load_file(path))
+    def read_fd(cls, fd: int, display_name: bytes) -> "GraphFrame":
+        return cls(core().load_fd(fd, display_name))
 
     @classmethod
     def read_bytes(cls, data: bytes, display_name: str) -> "GraphFrame":

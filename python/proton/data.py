@@ -21,9 +21,8 @@ def get(session: Optional[int] = 0, phase: int = 0) -> Any:
     if session is None:
         return None
     _check_cli(session, "be retrieved")
-    import json  # lazily: json pulls in re, which import proton does not need
-
-    return json.loads(_C.get_json(session, phase))
+    # Built in C++ without recursion: json.loads of the text fails on deep trees.
+    return _C.get_data(session, phase)
 
 
 def get_msgpack(session: Optional[int] = 0, phase: int = 0) -> Optional[bytes]:

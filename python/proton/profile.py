@@ -60,8 +60,6 @@ def start(
     """
     if _C.is_command_line() or _disabled():
         return None
-    if name is not None and not isinstance(name, str):
-        name = os.fspath(name)
     session = _C.start(
         name,
         "shadow" if context is None else str(context),

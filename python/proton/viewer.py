@@ -54,9 +54,20 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 # ---- reading ------------------------------------------------------------------------------
 
+def _read_file(filename: Any) -> GraphFrame:
+    """Reads the profile file ``filename`` (str, bytes or os.PathLike), opened as ``open()``
+    opens it: the same names work, and a name that cannot be opened raises what ``open()``
+    raises (FileNotFoundError, IsADirectoryError, ValueError for a NUL byte, ...). An int,
+    which open() takes as a file descriptor to read and then close, is refused."""
+    if isinstance(filename, int):
+        raise TypeError(f"expected str, bytes or os.PathLike object, not {type(filename).__name__}")
+    with open(filename, "rb", buffering=0) as f:
+        return GraphFrame.read_fd(f.fileno(), os.fsencode(filename))
+
+
 def _read_source(x: Any) -> GraphFrame:
     if isinstance(x, (str, os.PathLike)):
-        return GraphFrame.read_file(os.fspath(x))
+        return _read_file(x)
     if isinstance(x, (bytes, bytearray, memoryview)):
         return GraphFrame.read_bytes(bytes(x), "<memory>")
     if hasattr(x, "read"):
@@ -64,14 +75,17 @@ def _read_source(x: Any) -> GraphFrame:
         name = str(getattr(x, "name", "<file>"))
         return GraphFrame.read_bytes(data.encode() if isinstance(data, str) else data, name)
     if isinstance(x, (list, tuple, dict)):
-        import json  # the document of proton.data.get(): read back as the JSON it came from
-        return GraphFrame.read_bytes(json.dumps(x).encode(), "<memory>")
+        # The document of proton.data.get(): read back as the JSON it came from, written
+        # without recursion as deep as it is.
+        from ._json_text import dumps
+        return GraphFrame.read_bytes(dumps(x).encode(), "<memory>")
     raise TypeError("expected a file name, a file, bytes or the document of proton.data.get(), "
                     f"not {type(x).__name__}")
 
 
 def get_raw_metrics(x: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
-    """Reads ``x`` (a file name, an open file, bytes, or ``proton.data.get()``'s document).
+    """Reads ``x`` (a file name, an open file, bytes of a profile, or ``proton.data.get()``'s
+    document).
 
     Returns ``(gf, inclusive_metrics, exclusive_metrics, device_info)``: the raw metric keys
     listed on the root, ``"name"`` and the other keys, and the device table."""
@@ -81,8 +95,11 @@ def get_raw_metrics(x: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
 
 
 def read(filename: Any) -> Tuple[GraphFrame, List[str], List[str], dict]:
-    """:func:`get_raw_metrics` of a file; inclusive sums are always up to date."""
-    return get_raw_metrics(filename)
+    """:func:`get_raw_metrics` of the file ``filename`` (str, bytes or os.PathLike, as for
+    ``open()``); inclusive sums are always up to date."""
+    gf = _read_file(filename)
+    inclusive, exclusive = gf.metric_names()
+    return gf, inclusive, exclusive, gf.device_info()
 
 
 # ---- metrics ------------------------------------------------------------------------------
@@ -163,8 +180,10 @@ def get_min_time_bytes(df: Any, device_info: dict) -> Any:
 
 # ---- filters and names --------------------------------------------------------------------
 
-def _filter_options(include: Optional[str], exclude: Optional[str],
-                    threshold: Any) -> List[str]:
+def _filter_passes(include: Optional[str], exclude: Optional[str],
+                   threshold: Any) -> List[List[str]]:
+    """The -i/-e/-t options of each filter pass. The command refuses -i with -e (§2.3); the
+    reference's filter_frames applies the include, then the exclude filter: two passes."""
     options = []
     if include:
         options.append("--include=" + include)
@@ -172,7 +191,9 @@ def _filter_options(include: Optional[str], exclude: Optional[str],
         options.append("--exclude=" + exclude)
     if threshold is not None:
         options.append("--threshold=" + str(threshold))
-    return options
+    if include and exclude:
+        return [options[:1], options[1:]]
+    return [options] if options else []
 
 
 def _filter_in_place(gf: GraphFrame, options: List[str], metric: Optional[str]) -> None:
@@ -187,11 +208,12 @@ def filter_frames(gf: GraphFrame, include: Optional[str] = None, exclude: Option
                   threshold: Optional[float] = None, metric: Optional[str] = None) -> GraphFrame:
     """``gf`` reduced by the -i/-e/-t filters (viewer.md §5); ``metric`` is the label of
     the column the threshold tests. Returns a new tree when some filter applies."""
-    options = _filter_options(include, exclude, threshold)
-    if not options:
+    passes = _filter_passes(include, exclude, threshold)
+    if not passes:
         return gf
     filtered = gf.copy()
-    _filter_in_place(filtered, options, metric)
+    for options in passes:
+        _filter_in_place(filtered, options, metric)
     return filtered
 
 
@@ -210,15 +232,16 @@ def parse(metrics: Metrics, filename: Any, include: Optional[str] = None,
           threshold: Optional[float] = None) -> Tuple[GraphFrame, List[str]]:
     """What ``proton-viewer -m METRICS [-i/-e/-t] FILE`` computes before printing: the tree
     and the labels of the metric columns."""
-    options = _filter_options(include, exclude, threshold)
+    passes = _filter_passes(include, exclude, threshold)
     text = _metric_text(metrics)
-    core().check_options(["--metrics=" + text] + options)  # usage errors come first (§8)
+    for options in passes or [[]]:  # usage errors come first (§8)
+        core().check_options(["--metrics=" + text] + options)
     items = _split_items(text)
     if not items:
         raise ValueError("no metric given")
     gf = read(filename)[0]
     labels = core().derive(gf.handle, items)
-    if options:
+    for options in passes:
         _filter_in_place(gf, options, labels[0])
     return gf, labels
 

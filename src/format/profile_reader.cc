@@ -162,55 +162,61 @@ std::string DisplayName(std::string_view path) {
   return path == "-" ? std::string("<stdin>") : std::string(path);
 }
 
-Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
-  const std::string name = DisplayName(path);
+Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name) {
   Buffer buf;
   int err = 0;
   bool allow_fast = true;
   bool refused = false;
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    err = errno;
+  else if (S_ISDIR(st.st_mode))
+    err = EISDIR;
+  const bool regular = err == 0 && S_ISREG(st.st_mode);
+  if (regular && st.st_size > 0) {
+    // Common case first: a JSON tree profile streamed through a small window, never held
+    // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
+    {
+      tree::ProfileTree tree;
+      if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
+        tree::DcheckPreOrder(tree);
+        return tree;
+      }
+    }
+    allow_fast = false;  // the in-memory fast path would stop at the same place
+    if (::lseek(fd, 0, SEEK_SET) != 0) err = errno;
+  }
+  if (err == 0 && regular && st.st_size > 0) {
+    MappedFile map;
+    if (map.Map(fd, static_cast<size_t>(st.st_size))) {
+      return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
+    }
+    // Mapping can fail (some special file systems): fall back to read().
+  }
+  const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
+  if (err == 0) ReadAll(fd, hint, buf, err, refused);
+  if (refused) return ReadFailError(ReadFail::kRead, name);
+  if (err != 0) return OpenError(name, err);
+  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
+}
+
+Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
+  const std::string name = DisplayName(path);
   if (path == "-") {
+    Buffer buf;
+    int err = 0;
+    bool refused = false;
     if (!ReadAll(STDIN_FILENO, 0, buf, err, refused)) {
       return refused ? ReadFailError(ReadFail::kRead, name) : OpenError(name, err);
     }
-  } else {
-    const std::string p(path);
-    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return OpenError(name, errno);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-      err = errno;
-    else if (S_ISDIR(st.st_mode))
-      err = EISDIR;
-    const bool regular = err == 0 && S_ISREG(st.st_mode);
-    if (regular && st.st_size > 0) {
-      // Common case first: a JSON tree profile streamed through a small window, never held
-      // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
-      {
-        tree::ProfileTree tree;
-        if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
-          ::close(fd);
-          tree::DcheckPreOrder(tree);
-          return tree;
-        }
-      }
-      allow_fast = false;  // the in-memory fast path would stop at the same place
-      if (::lseek(fd, 0, SEEK_SET) != 0) err = errno;
-    }
-    if (err == 0 && regular && st.st_size > 0) {
-      MappedFile map;
-      if (map.Map(fd, static_cast<size_t>(st.st_size))) {
-        ::close(fd);
-        return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
-      }
-      // Mapping can fail (some special file systems): fall back to read().
-    }
-    const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
-    if (err == 0) ReadAll(fd, hint, buf, err, refused);
-    ::close(fd);
-    if (refused) return ReadFailError(ReadFail::kRead, name);
-    if (err != 0) return OpenError(name, err);
+    return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, true);
   }
-  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
+  const std::string p(path);
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return OpenError(name, errno);
+  Result<tree::ProfileTree> tree = ReadProfileFd(fd, name);
+  ::close(fd);
+  return tree;
 }
 
 Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {

@@ -21,6 +21,10 @@ std::string DisplayName(std::string_view path);
 //   'F' is not a Proton tree profile
 Result<tree::ProfileTree> ReadProfileFile(std::string_view path);
 
+// ReadProfileFile of a file already open as `fd` (a regular file from its start; left open), with
+// `name` as F in messages: proton.viewer opens its files as Python's open() does.
+Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name);
+
 // Parses bytes already in memory; `display_name` is F in messages.
 Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name);
 

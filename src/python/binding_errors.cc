@@ -14,7 +14,14 @@ PyObject* RaiseStatus(const Status& status) {
     case ErrorKind::kUsage:
     case ErrorKind::kRuntime: break;
   }
-  PyErr_SetString(type, status.message().c_str());
+  // Messages may quote a file name of any bytes: undecodable ones are kept as surrogateescape
+  // does (os.fsdecode), where PyErr_SetString would replace the error by a UnicodeDecodeError.
+  const std::string& message = status.message();
+  PyObject* text = PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()),
+                                        "surrogateescape");
+  if (text == nullptr) return nullptr;
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
   return nullptr;
 }
 

@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include "binding_errors.h"
 #include "binding_state.h"
 #include "cli_binding.h"
+#include "json_to_python.h"
 #include "launch_hook.h"
 #include "metrics_convert.h"
 #include "proton/proton.h"
@@ -69,9 +71,13 @@ PyObject* Start(PyObject*, PyObject* args) {
   }
   StartOptions options;
   if (name != Py_None) {
-    std::string_view view;
-    if (!Utf8View(name, "name", &view)) return nullptr;
-    options.name = std::string(view);
+    // As open() takes a file name: str, bytes or os.PathLike, any bytes but NUL
+    // (ValueError "embedded null byte").
+    PyObject* encoded = nullptr;
+    if (PyUnicode_FSConverter(name, &encoded) == 0) return nullptr;
+    options.name.emplace(PyBytes_AS_STRING(encoded),
+                         static_cast<size_t>(PyBytes_GET_SIZE(encoded)));
+    Py_DECREF(encoded);
   }
   options.context = context;
   options.data = data;
@@ -246,14 +252,21 @@ PyObject* GetDocument(PyObject*, PyObject* args) {
   int phase = 0;
   if (!PyArg_ParseTuple(args, "ii", &session, &phase)) return nullptr;
   std::optional<Result<std::string>> result;
-  Py_BEGIN_ALLOW_THREADS result.emplace(kBytes ? proton::GetMsgpack(session, phase)
-                                               : proton::GetJson(session, phase));
-  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
+  bool out_of_memory = false;
+  Py_BEGIN_ALLOW_THREADS try {
+    result.emplace(kBytes ? proton::GetMsgpack(session, phase) : proton::GetJson(session, phase));
+  } catch (const std::bad_alloc&) {
+    // The document outgrew memory: MemoryError, never an exception through the interpreter.
+    out_of_memory = true;
+  }
+  Py_END_ALLOW_THREADS if (out_of_memory) return PyErr_NoMemory();
+  if (!result->ok()) return RaiseStatus(result->status());
   const std::string& text = result->value();
   if constexpr (kBytes) {
     return PyBytes_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
   } else {
-    return PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+    // Built without recursion: json.loads fails from about 500 levels of scopes.
+    return JsonToPython(text);
   }
 }
 
@@ -313,7 +326,8 @@ PyMethodDef g_methods[] = {
     {"convert_metrics", ConvertMetricsPy, METH_O,
      "the metrics as the core would store them (tests)"},
     {"context_depth", ContextDepth, METH_O, "context_depth(session) -> int | None"},
-    {"get_json", GetDocument<false>, METH_VARARGS, "get_json(session, phase) -> str"},
+    {"get_data", GetDocument<false>, METH_VARARGS,
+     "get_data(session, phase) -> the hatchet document as Python objects"},
     {"get_msgpack", GetDocument<true>, METH_VARARGS, "get_msgpack(session, phase) -> bytes"},
     {"clear", Clear, METH_VARARGS, "clear(session, phase, clear_up_to_phase)"},
     {"advance_phase", AdvancePhase, METH_O, "advance_phase(session) -> int"},

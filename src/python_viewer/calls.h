@@ -8,8 +8,9 @@
 namespace proton::python_viewer {
 
 // ---- Reading (calls_read.cc).
-// load_file(path) -> tree: reads and prepares a profile as proton-viewer does (§3).
-PyObject* LoadFile(PyObject* self, PyObject* path);
+// load_fd(fd: int, display_name: bytes) -> tree: reads and prepares the profile open as `fd`
+// (left open) as proton-viewer does (§3); display_name is F in messages.
+PyObject* LoadFd(PyObject* self, PyObject* args);
 // load_bytes(data: bytes, display_name: str) -> tree: the same from bytes in memory.
 PyObject* LoadBytes(PyObject* self, PyObject* args);
 // metric_names(tree) -> (inclusive keys, ["name"] + exclusive keys), §3.4.

@@ -45,16 +45,21 @@ PyObject* DeviceFields(const tree::DeviceInfo& info) {
 
 }  // namespace
 
-PyObject* LoadFile(PyObject*, PyObject* path_object) {
-  std::string path;
-  if (!ToString(path_object, "filename", &path)) return nullptr;
+PyObject* LoadFd(PyObject*, PyObject* args) {
+  int fd = -1;
+  PyObject* name = nullptr;
+  if (!PyArg_ParseTuple(args, "iO!:load_fd", &fd, &PyBytes_Type, &name)) return nullptr;
   ViewState state;
-  state.plain.display_name = format::DisplayName(path);
+  state.plain.display_name.assign(PyBytes_AS_STRING(name),
+                                  static_cast<size_t>(PyBytes_GET_SIZE(name)));
   // Reading may take seconds for a large profile: other Python threads may run meanwhile.
   PyThreadState* saved = PyEval_SaveThread();
-  Result<tree::ProfileTree> tree = format::LoadProfile(path);
+  Result<tree::ProfileTree> tree = format::ReadProfileFd(fd, state.plain.display_name);
+  Status prepared;
+  if (tree.ok()) prepared = tree::PrepareProfile(*tree, state.plain.display_name);
   PyEval_RestoreThread(saved);
   if (!tree.ok()) return RaiseReadError(tree.status());
+  if (!prepared.ok()) return RaiseReadError(prepared);
   state.plain.tree = std::move(tree).value();
   return WrapState(std::move(state));
 }

@@ -70,7 +70,7 @@ PyObject* Derive(PyObject*, PyObject* args) {
   if (profile == nullptr || !ToStringList(items_object, "metric", &items)) return nullptr;
   Result<std::vector<viewer::ColumnRef>> columns =
       viewer::ResolveColumns(profile->tree, items, profile->display_name);
-  if (!columns.ok()) return Raise(PyExc_ValueError, columns.status());
+  if (!columns.ok()) return RaiseMetricError(columns.status(), profile->display_name);
   std::vector<std::string> labels;
   for (viewer::ColumnRef& column : *columns) {
     labels.push_back(column.label);

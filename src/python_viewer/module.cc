@@ -9,7 +9,7 @@ namespace proton::python_viewer {
 namespace {
 
 PyMethodDef g_methods[] = {
-    {"load_file", LoadFile, METH_O, "Reads and prepares a profile file."},
+    {"load_fd", LoadFd, METH_VARARGS, "Reads and prepares a profile from an open file."},
     {"load_bytes", LoadBytes, METH_VARARGS, "Reads and prepares a profile from bytes."},
     {"metric_names", MetricNames, METH_O, "(inclusive keys, exclusive names) of a tree."},
     {"device_info", DeviceInfo, METH_O, "The device table of a tree as a dict."},

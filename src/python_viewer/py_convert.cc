@@ -1,8 +1,7 @@
 // See py_convert.h.
 #include "py_convert.h"
 
-#include <cerrno>
-#include <cstring>
+#include <algorithm>
 #include <string_view>
 
 #include "python_common/utf8_view.h"
@@ -43,17 +42,36 @@ bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* o
   return true;
 }
 
-PyObject* Raise(PyObject* type, const Status& status) {
-  PyErr_SetString(type, status.message().c_str());
+PyObject* Raise(PyObject* type, const Status& status) { return RaiseText(type, status.message()); }
+
+PyObject* RaiseText(PyObject* type, std::string_view message) {
+  // Messages quote file names, which may be any bytes (surrogateescape, like os.fsdecode).
+  PyObject* text = PyUnicode_DecodeUTF8(message.data(), static_cast<Py_ssize_t>(message.size()),
+                                        "surrogateescape");
+  if (text == nullptr) return nullptr;
+  PyErr_SetObject(type, text);
+  Py_DECREF(text);
   return nullptr;
 }
 
-PyObject* RaiseReadError(const Status& status) {
-  // The readers report open(2) failures as "cannot open 'F': <strerror>".
-  const std::string_view message = status.message();
-  const std::string_view missing = std::strerror(ENOENT);
-  const bool not_found = message.starts_with("cannot open '") && message.ends_with(missing);
-  return Raise(not_found ? PyExc_FileNotFoundError : PyExc_RuntimeError, status);
+PyObject* RaiseReadError(const Status& status) { return Raise(PyExc_RuntimeError, status); }
+
+PyObject* RaiseMetricError(const Status& status, std::string_view display_name) {
+  std::string message = status.message();
+  if (status.kind() == ErrorKind::kRuntime) {
+    // The reference's "Metric m is not found. Use the --list flag ...": no file name.
+    const std::string in_file = " in '" + std::string(display_name) + "'";
+    if (const size_t at = message.find(in_file); at != std::string::npos) {
+      message.erase(at, in_file.size());
+    }
+    return RaiseText(PyExc_RuntimeError, message);
+  }
+  constexpr std::string_view kUnit = "Unsupported unit ";
+  if (status.kind() == ErrorKind::kValue && message.starts_with(kUnit)) {
+    // The reference's "Unsupported unit u", without the metric it was found in.
+    message.erase(std::min(message.size(), message.find(" in metric ", kUnit.size())));
+  }
+  return RaiseText(PyExc_ValueError, message);
 }
 
 PyObject* StringList(const std::vector<std::string>& values) {

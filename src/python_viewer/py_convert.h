@@ -5,6 +5,7 @@
 #include <Python.h>
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/status.h"
@@ -27,8 +28,16 @@ bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* o
 // Returns nullptr for `return` chaining.
 PyObject* Raise(PyObject* type, const Status& status);
 
-// Reading errors: FileNotFoundError for a missing file, RuntimeError otherwise.
+// Raises `message` (UTF-8, other bytes kept as surrogateescape does) as `type`; nullptr.
+PyObject* RaiseText(PyObject* type, std::string_view message);
+
+// Reading errors (the file is open already: Python's open() raised for the name): RuntimeError.
 PyObject* RaiseReadError(const Status& status);
+
+// Errors of -m resolution as the reference raises them (viewer.md §11.10): a metric not found
+// is RuntimeError without " in 'F'", an unsupported unit ValueError without " in metric M",
+// anything else ValueError with the command's message.
+PyObject* RaiseMetricError(const Status& status, std::string_view display_name);
 
 // A list of str from C++ strings (new reference, nullptr on error).
 PyObject* StringList(const std::vector<std::string>& values);

@@ -103,16 +103,20 @@ class Resolver {
     std::string_view rest = std::string_view(item).substr(slash + 1);
     std::string_view unit = rest.substr(0, rest.find('/'));
     if (unit != "%") {
-      return Status::Error("Unsupported unit " + std::string(unit) + " in metric " + item);
+      // kValue: the Python API raises ValueError, as the reference does (viewer.md §11.10).
+      return Status::Error("Unsupported unit " + std::string(unit) + " in metric " + item,
+                           ErrorKind::kValue);
     }
     return Percent(item, std::string_view(item).substr(0, slash));
   }
 
  private:
+  // kRuntime: the Python API raises RuntimeError, as the reference does (viewer.md §11.10).
   Error NotFound(std::string_view request) const {
     return Status::Error("Metric " + AsciiLower(request) + " is not found in '" +
-                         std::string(display_name_) +
-                         "'. Use the --list flag to list available metrics");
+                             std::string(display_name_) +
+                             "'. Use the --list flag to list available metrics",
+                         ErrorKind::kRuntime);
   }
   static Error NotNumeric(std::string_view item) {
     return Status::Error("Metric " + std::string(item) + " is not numeric");

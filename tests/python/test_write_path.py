@@ -113,3 +113,21 @@ def test_name_with_nul_byte_is_refused(tmp_path):
         print(sorted(f for f in os.listdir(".") if f != "script.py"))
     """, tmp_path)
     assert proc.stdout.decode() == "ValueError: embedded null byte\n['c.hatchet']\n"
+
+
+def test_names_of_bytes_and_non_utf8_are_used_as_open_uses_them(tmp_path):
+    # bytes raised TypeError, a non-UTF-8 os.PathLike UnicodeEncodeError; now as open().
+    proc = run_python("""
+        import os, pathlib
+        import proton
+        for name in (b"\\xffraw", pathlib.Path(os.fsdecode(b"\\xfepath")), 42):
+            try:
+                proton.start(name)
+                proton.finalize()
+            except TypeError as error:
+                print("TypeError:", error)
+        print(sorted(f for f in os.listdir(b".") if f != b"script.py"))
+    """, tmp_path)
+    assert proc.stdout.decode(errors="surrogateescape").splitlines() == [
+        "TypeError: expected str, bytes or os.PathLike object, not int",
+        "[b'\\xfepath.hatchet', b'\\xffraw.hatchet']"]

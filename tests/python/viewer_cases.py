@@ -40,6 +40,29 @@ def command(args, cwd=None):
     return proc.returncode, proc.stdout, lines[-1] if lines else ""
 
 
+def api_error(error_line):
+    """(exception type, message) the API raises where the command prints ``error_line``
+    (viewer.md §11.10): the reference's types and messages for a metric that is not found,
+    an unsupported unit and a file that cannot be opened, else ValueError or RuntimeError
+    with the command's message."""
+    text = error_line[len(PREFIX):] if error_line.startswith(PREFIX) else error_line
+    found = re.fullmatch(r"(Metric .*) is not found in '.*'(\. Use the --list flag to list "
+                         r"available metrics)", text)
+    if found:
+        return RuntimeError, found.group(1) + " is not found" + found.group(2)
+    unit = re.fullmatch(r"(Unsupported unit .*) in metric .*", text)
+    if unit:
+        return ValueError, unit.group(1)
+    opened = re.fullmatch(r"cannot open '(.*)': (.*)", text)
+    if opened:
+        number = next(n for n in range(1, 200) if os.strerror(n) == opened.group(2))
+        return OSError, f"[Errno {number}] {opened.group(2)}: {opened.group(1)!r}"
+    if text.startswith("cannot read ") or " is not a Proton tree profile" in text or \
+            " is a Chrome trace" in text or text.endswith(" contains no profile data"):
+        return RuntimeError, text
+    return ValueError, text
+
+
 def api_output(call):
     """(stdout text, exception) of ``call()``, the exception being None on success."""
     out = io.StringIO()
@@ -60,7 +83,8 @@ def assert_same_as_command(args, call):
         assert text.encode() == stdout, args
     else:
         assert error is not None, f"{args}: the command failed ({error_line}), the API did not"
-        assert PREFIX + str(error) == error_line, args
+        error_type, message = api_error(error_line)
+        assert (isinstance(error, error_type), str(error)) == (True, message), args
         assert text == ""
 
 

@@ -425,8 +425,10 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
   }
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Data> data, s.phases.Get(phase));
   std::string out;
+  // Compact JSON: the text is only parsed (proton.data.get), and the file layout's indentation
+  // grows with the square of the depth (10,000 levels: hundreds of MB).
   PROTON_RETURN_IF_ERROR(SerializeData(*data, DevicesForLocked(*data),
-                                       msgpack ? "hatchet_msgpack" : "hatchet", true, out));
+                                       msgpack ? "hatchet_msgpack" : "hatchet", false, out));
   return out;
 }
 
