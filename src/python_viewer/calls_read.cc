@@ -43,6 +43,18 @@ PyObject* DeviceFields(const tree::DeviceInfo& info) {
   return fields;
 }
 
+// Releases the GIL for its lifetime.
+class GilReleased {
+ public:
+  GilReleased() : saved_(PyEval_SaveThread()) {}
+  ~GilReleased() { PyEval_RestoreThread(saved_); }
+  GilReleased(const GilReleased&) = delete;
+  GilReleased& operator=(const GilReleased&) = delete;
+
+ private:
+  PyThreadState* saved_;
+};
+
 }  // namespace
 
 PyObject* LoadFile(PyObject*, PyObject* path_object) {
@@ -51,9 +63,12 @@ PyObject* LoadFile(PyObject*, PyObject* path_object) {
   ViewState state;
   state.plain.display_name = format::DisplayName(path);
   // Reading may take seconds for a large profile: other Python threads may run meanwhile.
-  PyThreadState* saved = PyEval_SaveThread();
-  Result<tree::ProfileTree> tree = format::LoadProfile(path);
-  PyEval_RestoreThread(saved);
+  // The thread state comes back however the read ends, an exception included (the module's
+  // guard turns that into MemoryError, which needs it).
+  Result<tree::ProfileTree> tree = [&] {
+    const GilReleased released;
+    return format::LoadProfile(path);
+  }();
   if (!tree.ok()) return RaiseReadError(tree.status());
   state.plain.tree = std::move(tree).value();
   return WrapState(std::move(state));

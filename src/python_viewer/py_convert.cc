@@ -44,6 +44,7 @@ bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* o
 }
 
 PyObject* Raise(PyObject* type, const Status& status) {
+  if (status.kind() == ErrorKind::kOutOfMemory) type = PyExc_MemoryError;
   PyErr_SetString(type, status.message().c_str());
   return nullptr;
 }

@@ -36,8 +36,7 @@ std::string Join(const std::vector<std::string>& items) {
 }
 
 std::string Pair(const Source& now, const Source& before) {
-  return "cannot merge " + Quoted(now.display_name) + " with " + Quoted(before.display_name) +
-         ": ";
+  return "cannot merge " + Quoted(now.display_name) + " with " + Quoted(before.display_name) + ": ";
 }
 
 Status CheckSameContext(const Source& first, const Source& now) {
@@ -51,8 +50,8 @@ Status CheckSameContext(const Source& first, const Source& now) {
 // agrees with any other.
 Status CheckSameDevices(const Source& listed, const Source& now) {
   if (now.devices.empty() || listed.devices == now.devices) return Status();
-  return Status::Error(Pair(now, listed) + "recorded on different devices (" +
-                       Join(now.devices) + " vs " + Join(listed.devices) + ")");
+  return Status::Error(Pair(now, listed) + "recorded on different devices (" + Join(now.devices) +
+                       " vs " + Join(listed.devices) + ")");
 }
 
 }  // namespace

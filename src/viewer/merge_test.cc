@@ -205,8 +205,7 @@ TEST(MergeSourceCheck, DevicelessFirstFileDoesNotHideDifferentDevices) {
   ASSERT_TRUE(check.Check(OnDevice("k", "90", "0"), "h100").ok());
   const Status device = check.Check(OnDevice("k", "80", "0"), "a100");
   ASSERT_FALSE(device.ok());
-  EXPECT_EQ(device.message().rfind("cannot merge 'a100' with 'h100': recorded on different", 0),
-            0u)
+  EXPECT_EQ(device.message().rfind("cannot merge 'a100' with 'h100': recorded on different", 0), 0u)
       << device.message();
 }
 
