@@ -34,11 +34,14 @@ struct LoadedFile {
 };
 
 Result<LoadedFile> LoadFile(const std::string& path) {
-  LoadedFile file;
-  file.display_name = format::DisplayName(path);
-  PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
-  file.source = DescribeSource(file.tree, file.display_name);
-  return file;
+  return CatchOutOfMemory("reading " + Quoted(format::DisplayName(path)),
+                          [&]() -> Result<LoadedFile> {
+                            LoadedFile file;
+                            file.display_name = format::DisplayName(path);
+                            PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
+                            file.source = DescribeSource(file.tree, file.display_name);
+                            return file;
+                          });
 }
 
 // Derived per file, filtered by -i/-e (the threshold applies to the merged values).
