@@ -13,10 +13,10 @@ namespace {
 
 // Every call through a guard: a C++ exception must not cross the interpreter's C frames
 // (it would end the process in std::terminate). Running out of memory raises MemoryError.
-template <PyObject* (*Call)(PyObject*, PyObject*)>
+template <PyObject* (*kCall)(PyObject*, PyObject*)>
 PyObject* Guarded(PyObject* self, PyObject* args) {
   try {
-    return Call(self, args);
+    return kCall(self, args);
   } catch (const std::bad_alloc&) {
     return PyErr_NoMemory();
   } catch (const std::exception& e) {

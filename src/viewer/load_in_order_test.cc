@@ -122,13 +122,15 @@ TEST(InOrderLoader, ExceptionOnAWorkerIsTheIndexError) {
 // An exception from consume leaves Run only after the workers stopped (a joinable
 // std::thread destroyed by the unwinding would call std::terminate).
 TEST(InOrderLoader, ExceptionFromConsumeStopsTheWorkers) {
-  EXPECT_THROW(Loader::Run(
-                   8, 3, 4, [](size_t i) -> Result<int> { return static_cast<int>(i); },
-                   [](size_t i, int&) -> Status {
-                     if (i == 2) throw std::bad_alloc();
-                     return Status();
-                   }),
-               std::bad_alloc);
+  const auto run = [] {
+    return Loader::Run(
+        8, 3, 4, [](size_t i) -> Result<int> { return static_cast<int>(i); },
+        [](size_t i, int&) -> Status {
+          if (i == 2) throw std::bad_alloc();
+          return Status();
+        });
+  };
+  EXPECT_THROW(static_cast<void>(run()), std::bad_alloc);
 }
 
 }  // namespace

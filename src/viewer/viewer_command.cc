@@ -176,10 +176,6 @@ Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& arg
   return PrintTree(out_fd, merged.in, args, color);
 }
 
-}  // namespace
-
-namespace {
-
 // Every input is checked before any is opened (§9.2), so a missing file is named at once,
 // not after an earlier FIFO has been waited on or a huge file read.
 Status CheckInputs(const ViewerArgs& args) {
@@ -225,7 +221,10 @@ Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& ar
         [&] { return BuildDiff(args, v); }));
   } else {
     v.in.tree = &v.left.tree;
-    FillPlain(v.left, v.in);
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + v.left.display_name + "'", [&] {
+      FillPlain(v.left, v.in);
+      return Status();
+    }));
   }
   // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
   ApplyDemangle(v.diff ? v.diff->tree : v.left.tree, args.demangle);
