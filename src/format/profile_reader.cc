@@ -3,6 +3,7 @@
 #include "format/profile_reader.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <simdjson.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -16,6 +17,7 @@
 #include "format/json_reader.h"
 #include "format/msgpack_reader.h"
 #include "tree/tree_invariants.h"
+#include "util/out_of_memory.h"
 
 namespace proton::format {
 
@@ -62,42 +64,86 @@ Sniff SniffFormat(const char* data, size_t size) {
   return data[i] == '[' || data[i] == '{' ? Sniff::kJson : Sniff::kNeither;
 }
 
+// How long a FIFO that no process has opened for writing is waited for (viewer.md §3.1):
+// the reference's open() would wait forever.
+constexpr int kFifoWriterWaitMs = 10000;
+constexpr int kFifoPollMs = 100;
+
+// Why ReadAll stopped early: `refused` when the first bytes rule out both formats, `no_writer`
+// when a FIFO had no writer within kFifoWriterWaitMs, else `err` (an errno).
+struct ReadOutcome {
+  int err = 0;
+  bool refused = false;
+  bool no_writer = false;
+};
+
+bool Grow(Buffer& buf) {
+  const size_t cap = buf.capacity * 2;
+  std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
+  if (!bigger) return false;
+  std::memcpy(bigger.get(), buf.data.get(), buf.size);
+  buf.data = std::move(bigger);
+  buf.capacity = cap;
+  return true;
+}
+
+// One read into buf for a descriptor that may be non-blocking (a FIFO or device opened with
+// O_NONBLOCK so that open() could not block). Returns the bytes read, 0 at the end, -1 on an
+// error. `writer_seen` starts false for a FIFO: until a writer has shown up (data, EAGAIN or
+// a hang-up), an empty read means "no writer yet", which is waited for a bounded time.
+ssize_t ReadSome(int fd, Buffer& buf, bool& writer_seen, int& waited_ms, ReadOutcome& out) {
+  for (;;) {
+    const ssize_t got = ::read(fd, buf.data.get() + buf.size, buf.capacity - buf.size - kPadding);
+    if (got > 0) writer_seen = true;
+    if (got > 0 || (got == 0 && writer_seen)) return got;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno != EAGAIN) {
+      out.err = errno;
+      return -1;
+    }
+    pollfd p{fd, POLLIN, 0};
+    if (got < 0) {  // a writer is there, with no data yet: wait as for any pipe
+      writer_seen = true;
+      ::poll(&p, 1, -1);
+      continue;
+    }
+    if (waited_ms >= kFifoWriterWaitMs) {
+      out.no_writer = true;
+      return -1;
+    }
+    // A FIFO that never had a writer polls as nothing; one whose writer came and went as a
+    // hang-up, which is its end.
+    if (::poll(&p, 1, kFifoPollMs) > 0 && (p.revents & POLLIN) == 0) writer_seen = true;
+    waited_ms += kFifoPollMs;
+  }
+}
+
 // Reads everything from fd; `hint` is the expected size (0 when unknown). Stops early, with
 // `refused` set, as soon as the first bytes rule out both formats: /dev/zero or a stream of
 // random bytes would otherwise be read until memory runs out.
-bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
-  refused = false;
+bool ReadAll(int fd, size_t hint, bool fifo, Buffer& buf, ReadOutcome& out) {
   bool known = false;
+  bool writer_seen = !fifo;
+  int waited_ms = 0;
   buf.capacity = hint + kPadding + (hint == 0 ? 1 << 16 : 1);
   buf.data.reset(new (std::nothrow) char[buf.capacity]);
   if (!buf.data) {
-    err = ENOMEM;
+    out.err = ENOMEM;
     return false;
   }
   for (;;) {
-    if (buf.capacity - buf.size < kPadding + 1) {
-      const size_t cap = buf.capacity * 2;
-      std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
-      if (!bigger) {
-        err = ENOMEM;
-        return false;
-      }
-      std::memcpy(bigger.get(), buf.data.get(), buf.size);
-      buf.data = std::move(bigger);
-      buf.capacity = cap;
-    }
-    const ssize_t got = ::read(fd, buf.data.get() + buf.size, buf.capacity - buf.size - kPadding);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      err = errno;
+    if (buf.capacity - buf.size < kPadding + 1 && !Grow(buf)) {
+      out.err = ENOMEM;
       return false;
     }
+    const ssize_t got = ReadSome(fd, buf, writer_seen, waited_ms, out);
+    if (got < 0) return false;
     if (got == 0) break;
     buf.size += static_cast<size_t>(got);
     if (!known) {
       const Sniff sniff = SniffFormat(buf.data.get(), buf.size);
       if (sniff == Sniff::kNeither) {
-        refused = true;
+        out.refused = true;
         return false;
       }
       known = sniff != Sniff::kMore;
@@ -105,6 +151,17 @@ bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
   }
   std::memset(buf.data.get() + buf.size, 0, kPadding);
   return true;
+}
+
+Error ReadAllError(std::string_view name, const ReadOutcome& out) {
+  if (out.refused) return ReadFailError(ReadFail::kRead, name);
+  if (out.no_writer) {
+    return Status::Error("cannot open '" + std::string(name) +
+                         "': no process opened the FIFO for writing within " +
+                         std::to_string(kFifoWriterWaitMs / 1000) + " seconds");
+  }
+  if (out.err == ENOMEM) return OutOfMemory("reading '" + std::string(name) + "'");
+  return OpenError(name, out.err);
 }
 
 // A regular file mapped read-only (MAP_PRIVATE) instead of read(): no copy, no zeroed
@@ -162,11 +219,21 @@ std::string DisplayName(std::string_view path) {
   return path == "-" ? std::string("<stdin>") : std::string(path);
 }
 
+Status CheckInput(std::string_view path) {
+  if (path == "-") return Status();
+  const std::string p(path);
+  struct stat st {};
+  if (::stat(p.c_str(), &st) != 0) return OpenError(path, errno);
+  if (S_ISDIR(st.st_mode)) return OpenError(path, EISDIR);
+  if (::access(p.c_str(), R_OK) != 0) return OpenError(path, errno);
+  return Status();
+}
+
 Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name) {
   Buffer buf;
   int err = 0;
   bool allow_fast = true;
-  bool refused = false;
+  ReadOutcome outcome;
   struct stat st {};
   if (::fstat(fd, &st) != 0)
     err = errno;
@@ -194,9 +261,9 @@ Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name) {
     // Mapping can fail (some special file systems): fall back to read().
   }
   const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
-  if (err == 0) ReadAll(fd, hint, buf, err, refused);
-  if (refused) return ReadFailError(ReadFail::kRead, name);
+  const bool read = err == 0 && ReadAll(fd, hint, S_ISFIFO(st.st_mode), buf, outcome);
   if (err != 0) return OpenError(name, err);
+  if (!read) return ReadAllError(name, outcome);
   return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
 }
 
@@ -204,15 +271,13 @@ Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
   if (path == "-") {
     Buffer buf;
-    int err = 0;
-    bool refused = false;
-    if (!ReadAll(STDIN_FILENO, 0, buf, err, refused)) {
-      return refused ? ReadFailError(ReadFail::kRead, name) : OpenError(name, err);
-    }
+    ReadOutcome outcome;
+    if (!ReadAll(STDIN_FILENO, 0, false, buf, outcome)) return ReadAllError(name, outcome);
     return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, true);
   }
   const std::string p(path);
-  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO must not wait for its writer without a bound (ReadSome).
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return OpenError(name, errno);
   Result<tree::ProfileTree> tree = ReadProfileFd(fd, name);
   ::close(fd);
@@ -227,9 +292,12 @@ Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view 
 }
 
 Result<tree::ProfileTree> LoadProfile(std::string_view path) {
-  PROTON_ASSIGN_OR_RETURN(tree::ProfileTree tree, ReadProfileFile(path));
-  PROTON_RETURN_IF_ERROR(tree::PrepareProfile(tree, DisplayName(path)));
-  return tree;
+  return CatchOutOfMemory("reading '" + DisplayName(path) + "'",
+                          [&]() -> Result<tree::ProfileTree> {
+                            PROTON_ASSIGN_OR_RETURN(tree::ProfileTree tree, ReadProfileFile(path));
+                            PROTON_RETURN_IF_ERROR(tree::PrepareProfile(tree, DisplayName(path)));
+                            return tree;
+                          });
 }
 
 }  // namespace proton::format

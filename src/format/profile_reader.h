@@ -19,16 +19,23 @@ std::string DisplayName(std::string_view path);
 //   cannot read 'F': not a JSON or MessagePack profile
 //   'F' is a Chrome trace, not a Proton tree profile
 //   'F' is not a Proton tree profile
+//   cannot open 'F': no process opened the FIFO for writing within 10 seconds
 Result<tree::ProfileTree> ReadProfileFile(std::string_view path);
 
 // ReadProfileFile of a file already open as `fd` (a regular file from its start; left open), with
 // `name` as F in messages: proton.viewer opens its files as Python's open() does.
 Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name);
 
+// Checks `path` without opening it, so that a later input's error is found before an
+// earlier input (a FIFO) is waited on: it exists, is not a directory and may be read. "-"
+// passes. Error: cannot open 'F': <strerror>.
+Status CheckInput(std::string_view path);
+
 // Parses bytes already in memory; `display_name` is F in messages.
 Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name);
 
 // ReadProfileFile + tree::PrepareProfile: what proton-viewer uses for FILE and DIFF_PROFILE.
+// Running out of memory is the error "out of memory reading 'F'".
 Result<tree::ProfileTree> LoadProfile(std::string_view path);
 
 }  // namespace proton::format

@@ -7,16 +7,22 @@
 
 #include <cerrno>
 #include <cstring>
+#include <system_error>
 
 namespace proton::format {
 
 ReadAhead::ReadAhead(int fd, size_t chunk, size_t headroom, size_t tail)
     : fd_(fd), chunk_(chunk), headroom_(headroom), tail_(tail) {
   for (Buffer& b : buffers_) b.bytes.reset(new char[headroom + chunk + tail]);
-  thread_ = std::thread([this] { Run(); });
+  try {
+    thread_ = std::thread([this] { Run(); });
+  } catch (const std::system_error&) {
+    // No thread to be had (address space or thread limits): Next() reads each chunk itself.
+  }
 }
 
 ReadAhead::~ReadAhead() {
+  if (!thread_.joinable()) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stop_ = true;
@@ -36,36 +42,40 @@ void ReadAhead::Run() {
       if (stop_) return;
       index = next_fill_;
     }
-    Buffer& b = buffers_[index];
-    char* data = Data(b);
-    size_t have = 0;
-    bool eof = false, error = false;
-    while (have < chunk_) {
-      const ssize_t got = ::read(fd_, data + have, chunk_ - have);
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        error = true;
-        break;
-      }
-      if (got == 0) {
-        eof = true;
-        break;
-      }
-      have += static_cast<size_t>(got);
-    }
-    std::memset(data + have, 0, tail_);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      b.size = have;
-      b.eof = eof;
-      b.error = error;
-      b.filled = true;
-      next_fill_ = 1 - index;
-      finished_ = eof || error;
-    }
-    changed_.notify_all();
-    if (eof || error) return;
+    if (!Fill(index)) return;
   }
+}
+
+bool ReadAhead::Fill(int index) {
+  Buffer& b = buffers_[index];
+  char* data = Data(b);
+  size_t have = 0;
+  bool eof = false, error = false;
+  while (have < chunk_) {
+    const ssize_t got = ::read(fd_, data + have, chunk_ - have);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      error = true;
+      break;
+    }
+    if (got == 0) {
+      eof = true;
+      break;
+    }
+    have += static_cast<size_t>(got);
+  }
+  std::memset(data + have, 0, tail_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    b.size = have;
+    b.eof = eof;
+    b.error = error;
+    b.filled = true;
+    next_fill_ = 1 - index;
+    finished_ = eof || error;
+  }
+  changed_.notify_all();
+  return !(eof || error);
 }
 
 ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
@@ -76,6 +86,7 @@ ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
   }
   const int want = consumer_ < 0 ? 0 : 1 - consumer_;
   Buffer& b = buffers_[want];
+  if (!thread_.joinable() && !b.filled && !finished_) Fill(want);
   {
     std::unique_lock<std::mutex> lock(mutex_);
     changed_.wait(lock, [this, &b] { return b.filled || finished_; });

@@ -17,7 +17,8 @@ namespace proton::format {
 class ReadAhead {
  public:
   // Starts reading `fd` from its current offset in chunks of `chunk` bytes. Each buffer is
-  // followed by `tail` zero bytes (the parser's sentinel and overread room).
+  // followed by `tail` zero bytes (the parser's sentinel and overread room). Where no thread
+  // can be started, Next() reads each chunk itself.
   ReadAhead(int fd, size_t chunk, size_t headroom, size_t tail);
   // Stops the thread (after the read in flight, if any). The fd's offset is then anywhere.
   ~ReadAhead();
@@ -45,6 +46,8 @@ class ReadAhead {
     bool error = false;
   };
   void Run();
+  // Reads the next chunk into buffers_[index]; false after the last chunk or an error.
+  bool Fill(int index);
   char* Data(Buffer& b) const { return b.bytes.get() + headroom_; }
 
   const int fd_;

@@ -10,6 +10,7 @@ PyObject* RaiseStatus(const Status& status) {
     case ErrorKind::kValue: type = PyExc_ValueError; break;
     case ErrorKind::kType: type = PyExc_TypeError; break;
     case ErrorKind::kIndex: type = PyExc_IndexError; break;
+    case ErrorKind::kOutOfMemory: type = PyExc_MemoryError; break;
     case ErrorKind::kProcessing:
     case ErrorKind::kUsage:
     case ErrorKind::kRuntime: break;

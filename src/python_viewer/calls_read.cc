@@ -5,6 +5,8 @@
 
 #include "calls.h"
 #include "format/profile_reader.h"
+#include "tree/profile_tree.h"
+#include "util/out_of_memory.h"
 #include "py_convert.h"
 #include "view_state.h"
 
@@ -43,6 +45,18 @@ PyObject* DeviceFields(const tree::DeviceInfo& info) {
   return fields;
 }
 
+// Releases the GIL for its lifetime.
+class GilReleased {
+ public:
+  GilReleased() : saved_(PyEval_SaveThread()) {}
+  ~GilReleased() { PyEval_RestoreThread(saved_); }
+  GilReleased(const GilReleased&) = delete;
+  GilReleased& operator=(const GilReleased&) = delete;
+
+ private:
+  PyThreadState* saved_;
+};
+
 }  // namespace
 
 PyObject* LoadFd(PyObject*, PyObject* args) {
@@ -53,13 +67,18 @@ PyObject* LoadFd(PyObject*, PyObject* args) {
   state.plain.display_name.assign(PyBytes_AS_STRING(name),
                                   static_cast<size_t>(PyBytes_GET_SIZE(name)));
   // Reading may take seconds for a large profile: other Python threads may run meanwhile.
-  PyThreadState* saved = PyEval_SaveThread();
-  Result<tree::ProfileTree> tree = format::ReadProfileFd(fd, state.plain.display_name);
-  Status prepared;
-  if (tree.ok()) prepared = tree::PrepareProfile(*tree, state.plain.display_name);
-  PyEval_RestoreThread(saved);
+  // The thread state comes back however the read ends, an exception included (the module's
+  // guard turns that into MemoryError, which needs it).
+  const std::string& display = state.plain.display_name;
+  Result<tree::ProfileTree> tree = [&] {
+    const GilReleased released;
+    return CatchOutOfMemory("reading '" + display + "'", [&]() -> Result<tree::ProfileTree> {
+      PROTON_ASSIGN_OR_RETURN(tree::ProfileTree read, format::ReadProfileFd(fd, display));
+      PROTON_RETURN_IF_ERROR(tree::PrepareProfile(read, display));
+      return read;
+    });
+  }();
   if (!tree.ok()) return RaiseReadError(tree.status());
-  if (!prepared.ok()) return RaiseReadError(prepared);
   state.plain.tree = std::move(tree).value();
   return WrapState(std::move(state));
 }

@@ -42,7 +42,10 @@ bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* o
   return true;
 }
 
-PyObject* Raise(PyObject* type, const Status& status) { return RaiseText(type, status.message()); }
+PyObject* Raise(PyObject* type, const Status& status) {
+  if (status.kind() == ErrorKind::kOutOfMemory) type = PyExc_MemoryError;
+  return RaiseText(type, status.message());
+}
 
 PyObject* RaiseText(PyObject* type, std::string_view message) {
   // Messages quote file names, which may be any bytes (surrogateescape, like os.fsdecode).

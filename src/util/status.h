@@ -19,8 +19,8 @@ namespace proton {
 
 // Usage errors come from the command line itself (exit status 2, usage block first);
 // processing errors come from the input or the environment (exit status 1). The Python
-// binding maps kind to an exception type.
-enum class ErrorKind { kProcessing, kUsage, kValue, kType, kIndex, kRuntime };
+// binding maps kind to an exception type (kOutOfMemory: MemoryError).
+enum class ErrorKind { kProcessing, kUsage, kValue, kType, kIndex, kRuntime, kOutOfMemory };
 
 // A failure: what went wrong and its kind. There is no OK Error.
 class [[nodiscard]] Error {

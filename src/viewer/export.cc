@@ -111,14 +111,14 @@ void AppendCsvNumber(std::string& out, double v) {
 
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth) {
-  PROTON_ASSIGN_OR_RETURN(std::FILE * file, OpenOutputFile(path));
-  TableWriter writer(file, in, items, IsCsvPath(path));
+  PROTON_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path));
+  TableWriter writer(file.get(), in, items, IsCsvPath(path));
   writer.Header();
   ForEachExportedRow(*in.tree, depth, [&](NodeId n, const std::vector<std::string_view>& frames) {
     writer.Row(n, frames);
   });
   writer.Drain();
-  return CloseOutputFile(file, path);
+  return file.Commit();
 }
 
 }  // namespace proton::viewer

@@ -4,9 +4,12 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <mutex>
+#include <new>
 #include <optional>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -26,21 +29,61 @@ class InOrderLoader {
   using Load = std::function<Result<T>(size_t)>;
   using Consume = std::function<Status(size_t, T&)>;
 
+  // An exception that load throws on a worker thread (std::bad_alloc) is that index's
+  // error, "out of memory" or "internal error: ..."; one that consume throws (or load, with
+  // threads == 0) leaves Run after every worker has stopped. Threads that cannot be started
+  // are done without: with none, everything runs on the calling thread.
   static Status Run(size_t count, size_t threads, size_t window, const Load& load,
                     const Consume& consume) {
     if (threads == 0) return RunInline(count, load, consume);
     InOrderLoader loader(count, window, load);
-    std::vector<std::thread> workers;
-    for (size_t t = 0; t < threads; ++t) workers.emplace_back([&loader] { loader.Work(); });
-    Status status = loader.ConsumeAll(consume);
-    loader.Stop();
-    for (std::thread& worker : workers) worker.join();
-    return status;
+    Workers workers(loader);
+    for (size_t t = 0; t < threads; ++t) {
+      if (!workers.Start()) break;
+    }
+    if (workers.empty()) return RunInline(count, load, consume);
+    return loader.ConsumeAll(consume);  // ~Workers stops and joins them, even on a throw
   }
 
  private:
   InOrderLoader(size_t count, size_t window, const Load& load)
       : count_(count), window_(window), load_(load), slots_(window) {}
+
+  // The worker threads, stopped and joined however Run is left.
+  class Workers {
+   public:
+    explicit Workers(InOrderLoader& loader) : loader_(loader) {}
+    ~Workers() {
+      loader_.Stop();
+      for (std::thread& thread : threads_) thread.join();
+    }
+    Workers(const Workers&) = delete;
+    Workers& operator=(const Workers&) = delete;
+    bool Start() {
+      try {
+        threads_.emplace_back([this] { loader_.Work(); });
+        return true;
+      } catch (const std::exception&) {  // std::system_error (no thread) or std::bad_alloc
+        return false;
+      }
+    }
+    bool empty() const { return threads_.empty(); }
+
+   private:
+    InOrderLoader& loader_;
+    std::vector<std::thread> threads_;
+  };
+
+  // load(i), with an exception turned into the index's error: nothing may escape a thread.
+  Result<T> LoadCaught(size_t i) {
+    try {
+      return load_(i);
+    } catch (const std::bad_alloc&) {
+      return Status::Error("out of memory");
+    } catch (const std::exception& e) {
+      return Status::Error(std::string("internal error: ") + e.what());
+    }
+  }
 
   static Status RunInline(size_t count, const Load& load, const Consume& consume) {
     for (size_t i = 0; i < count; ++i) {
@@ -58,7 +101,7 @@ class InOrderLoader {
       if (stop_ || next_ == count_) return;
       const size_t i = next_++;
       lock.unlock();
-      Result<T> value = load_(i);
+      Result<T> value = LoadCaught(i);
       lock.lock();
       slots_[i % window_].emplace(std::move(value));
       changed_.notify_all();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <string>
 
 namespace proton::viewer {
@@ -98,6 +99,38 @@ TEST(InOrderLoader, NoThreadsRunsOnTheCallingThread) {
       });
   EXPECT_TRUE(s.ok());
   EXPECT_EQ(calls, 3);
+}
+
+// Running out of memory on a loading thread is that index's error, not std::terminate.
+TEST(InOrderLoader, ExceptionOnAWorkerIsTheIndexError) {
+  std::vector<int> seen;
+  const Status s = Loader::Run(
+      8, 3, 4,
+      [](size_t i) -> Result<int> {
+        if (i == 5) throw std::bad_alloc();
+        return static_cast<int>(i);
+      },
+      [&](size_t i, int&) {
+        seen.push_back(static_cast<int>(i));
+        return Status();
+      });
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "out of memory");
+  EXPECT_EQ(seen.size(), 5u);  // every index before the failing one was consumed
+}
+
+// An exception from consume leaves Run only after the workers stopped (a joinable
+// std::thread destroyed by the unwinding would call std::terminate).
+TEST(InOrderLoader, ExceptionFromConsumeStopsTheWorkers) {
+  const auto run = [] {
+    return Loader::Run(
+        8, 3, 4, [](size_t i) -> Result<int> { return static_cast<int>(i); },
+        [](size_t i, int&) -> Status {
+          if (i == 2) throw std::bad_alloc();
+          return Status();
+        });
+  };
+  EXPECT_THROW(static_cast<void>(run()), std::bad_alloc);
 }
 
 }  // namespace

@@ -126,8 +126,8 @@ void NodeRows(RowWriter& w, const MergedProfiles& m, const Names& names,
 
 Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
                         const std::vector<std::string>& items, int64_t depth) {
-  PROTON_ASSIGN_OR_RETURN(std::FILE * file, OpenOutputFile(path));
-  RowWriter writer(file, IsCsvPath(path));
+  PROTON_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path));
+  RowWriter writer(file.get(), IsCsvPath(path));
   const Names names = ColumnNames(items);
   writer.Header(names.all);
   std::string path_json;
@@ -138,7 +138,7 @@ Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
                        NodeRows(writer, merged, names, items, n, path_json);
                      });
   writer.Drain();
-  return CloseOutputFile(file, path);
+  return file.Commit();
 }
 
 }  // namespace proton::viewer

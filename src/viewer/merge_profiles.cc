@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "format/profile_reader.h"
+#include "util/out_of_memory.h"
 #include "viewer/filters.h"
 #include "viewer/load_in_order.h"
 #include "viewer/merge_source.h"
@@ -33,11 +34,14 @@ struct LoadedFile {
 };
 
 Result<LoadedFile> LoadFile(const std::string& path) {
-  LoadedFile file;
-  file.display_name = format::DisplayName(path);
-  PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
-  file.source = DescribeSource(file.tree, file.display_name);
-  return file;
+  return CatchOutOfMemory("reading " + Quoted(format::DisplayName(path)),
+                          [&]() -> Result<LoadedFile> {
+                            LoadedFile file;
+                            file.display_name = format::DisplayName(path);
+                            PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
+                            file.source = DescribeSource(file.tree, file.display_name);
+                            return file;
+                          });
 }
 
 // Derived per file, filtered by -i/-e (the threshold applies to the merged values).
@@ -64,10 +68,14 @@ Status ForEachFile(const ViewerArgs& args, const std::function<Status(LoadedFile
       args.files.size(), threads, threads + 1,
       [&](size_t i) -> Result<LoadedFile> {
         PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(args.files[i]));
-        file.prepared = prepare(file);
+        file.prepared = CatchOutOfMemory("processing " + Quoted(file.display_name),
+                                         [&] { return prepare(file); });
         return file;
       },
-      [&](size_t, LoadedFile& file) { return consume(file); });
+      [&](size_t, LoadedFile& file) {
+        return CatchOutOfMemory("merging " + Quoted(file.display_name),
+                                [&] { return consume(file); });
+      });
 }
 
 // Every file must label the columns alike (inclusive in one, exclusive in another cannot be
@@ -267,8 +275,12 @@ std::string MergeDisplayName(size_t files) {
 }
 
 Result<MergedProfiles> MergeProfiles(const ViewerArgs& args) {
-  if (args.merge == MergeMode::kSum) return MergeSumProfiles(args);
-  return MergeStatsProfiles(args);
+  // The steps above name the file that ran out; this names the steps after the last file.
+  return CatchOutOfMemory("merging " + Quoted(MergeDisplayName(args.files.size())),
+                          [&]() -> Result<MergedProfiles> {
+                            if (args.merge == MergeMode::kSum) return MergeSumProfiles(args);
+                            return MergeStatsProfiles(args);
+                          });
 }
 
 }  // namespace proton::viewer

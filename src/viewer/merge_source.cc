@@ -35,20 +35,23 @@ std::string Join(const std::vector<std::string>& items) {
   return text;
 }
 
-// A file without kernels lists no device and agrees with any other.
-Status CheckSameSource(const Source& first, const Source& now) {
-  const std::string pair =
-      "cannot merge " + Quoted(now.display_name) + " with " + Quoted(first.display_name) + ": ";
-  if (first.python != now.python) {
-    const auto kind = [](bool python) { return python ? "Python call paths" : "scopes"; };
-    return Status::Error(pair + "one has " + kind(now.python) + ", the other " +
-                         kind(first.python) + " (different contexts)");
-  }
-  if (!first.devices.empty() && !now.devices.empty() && first.devices != now.devices) {
-    return Status::Error(pair + "recorded on different devices (" + Join(now.devices) + " vs " +
-                         Join(first.devices) + ")");
-  }
-  return Status();
+std::string Pair(const Source& now, const Source& before) {
+  return "cannot merge " + Quoted(now.display_name) + " with " + Quoted(before.display_name) + ": ";
+}
+
+Status CheckSameContext(const Source& first, const Source& now) {
+  if (first.python == now.python) return Status();
+  const auto kind = [](bool python) { return python ? "Python call paths" : "scopes"; };
+  return Status::Error(Pair(now, first) + "one has " + kind(now.python) + ", the other " +
+                       kind(first.python) + " (different contexts)");
+}
+
+// `listed` is the first file that lists devices; a file without kernels lists none and
+// agrees with any other.
+Status CheckSameDevices(const Source& listed, const Source& now) {
+  if (now.devices.empty() || listed.devices == now.devices) return Status();
+  return Status::Error(Pair(now, listed) + "recorded on different devices (" + Join(now.devices) +
+                       " vs " + Join(listed.devices) + ")");
 }
 
 }  // namespace
@@ -66,11 +69,13 @@ Source DescribeSource(const ProfileTree& tree, std::string display_name) {
 }
 
 Status MergeSourceCheck::Check(Source now) {
-  if (!first_) {
-    first_ = std::move(now);
-    return Status();
-  }
-  return CheckSameSource(*first_, now);
+  if (first_) PROTON_RETURN_IF_ERROR(CheckSameContext(*first_, now));
+  // Equal device lists are transitive and an empty one agrees with all: comparing each file
+  // with the first one listing devices compares every pair of files.
+  if (devices_) PROTON_RETURN_IF_ERROR(CheckSameDevices(*devices_, now));
+  if (!devices_ && !now.devices.empty()) devices_ = now;
+  if (!first_) first_ = std::move(now);
+  return Status();
 }
 
 }  // namespace proton::viewer

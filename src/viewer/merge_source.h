@@ -21,10 +21,12 @@ struct Source {
 // What `tree` (as read, before any filter) must agree on.
 Source DescribeSource(const ProfileTree& tree, std::string display_name);
 
-// Checks each file against the first one given to it.
+// Checks each file against every file given before it: the context against the first file,
+// the devices against the first file that lists any (so a file without kernels first cannot
+// let two different device models in after it).
 class MergeSourceCheck {
  public:
-  // Error "cannot merge 'B' with 'A': ..." when `now` disagrees with the first source.
+  // Error "cannot merge 'B' with 'A': ..." when `now` disagrees with an earlier source A.
   Status Check(Source now);
   Status Check(const ProfileTree& tree, const std::string& display_name) {
     return Check(DescribeSource(tree, display_name));
@@ -32,6 +34,7 @@ class MergeSourceCheck {
 
  private:
   std::optional<Source> first_;
+  std::optional<Source> devices_;  // the first source with a device list
 };
 
 }  // namespace proton::viewer

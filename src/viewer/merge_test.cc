@@ -192,3 +192,37 @@ TEST(MergeSourceCheck, OtherDeviceModelOrContextIsRefused) {
 
 }  // namespace
 }  // namespace proton::viewer
+
+namespace proton::viewer {
+namespace {
+
+// A device-less first file agrees with everything, but must not let two device models in.
+TEST(MergeSourceCheck, DevicelessFirstFileDoesNotHideDifferentDevices) {
+  MergeSourceCheck check;
+  ProfileTree no_devices = OnDevice("k", "90", "0");
+  no_devices.mutable_devices().entries.clear();
+  ASSERT_TRUE(check.Check(no_devices, "empty").ok());
+  ASSERT_TRUE(check.Check(OnDevice("k", "90", "0"), "h100").ok());
+  const Status device = check.Check(OnDevice("k", "80", "0"), "a100");
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.message().rfind("cannot merge 'a100' with 'h100': recorded on different", 0), 0u)
+      << device.message();
+}
+
+// Frame types and names are arbitrary bytes (a JSON "\u0000" is one): no split of type and
+// name may map two different frames to one union node.
+TEST(MergeUnion, NulBytesInTypeOrNameNeverCollide) {
+  ProfileTree t;
+  const NodeId root = t.AddNode(kNoNode, "ROOT");
+  t.SetInt(root, "count", 0);
+  t.SetInt(t.AddNode(root, std::string("b", 1), std::string("a\0", 2)), "count", 1);
+  t.SetInt(t.AddNode(root, std::string("\0b", 2), "a"), "count", 1);
+  ASSERT_TRUE(PrepareProfile(t, "t").ok());
+  ASSERT_EQ(t.children(ProfileTree::root()).size(), 2u);
+  MergeUnion u;
+  u.Map(t);
+  EXPECT_EQ(u.size(), 3u);
+}
+
+}  // namespace
+}  // namespace proton::viewer

@@ -2,14 +2,18 @@
 // one hash lookup per node and no allocation for the nodes already in the union.
 #include "viewer/merge_union.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace proton::viewer {
 
 NodeId MergeUnion::Find(NodeId parent, std::string_view name, std::string_view type) {
+  // The type's length goes before it: a separator byte could also occur inside a type or
+  // name (JSON "\u0000"), and then ("a\0", "b") and ("a", "\0b") would share one key.
+  const uint64_t type_size = type.size();
   key_.assign(reinterpret_cast<const char*>(&parent), sizeof parent);
+  key_.append(reinterpret_cast<const char*>(&type_size), sizeof type_size);
   key_.append(type);
-  key_.push_back('\0');  // frame types never hold a NUL, so the key is unambiguous
   key_.append(name);
   if (auto it = index_.find(std::string_view(key_)); it != index_.end()) return it->second;
   const auto id = static_cast<NodeId>(parent_.size());

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "format/profile_reader.h"
+#include "util/out_of_memory.h"
 #include "viewer/filters.h"
 
 namespace proton::viewer {
@@ -21,8 +22,10 @@ Result<Prepared> Prepare(const std::string& path, const ViewerArgs& args) {
   Prepared p;
   p.display_name = format::DisplayName(path);
   PROTON_ASSIGN_OR_RETURN(p.tree, format::LoadProfile(path));
-  PROTON_ASSIGN_OR_RETURN(p.columns, ResolveColumns(p.tree, args.metrics, p.display_name));
-  PROTON_RETURN_IF_ERROR(ApplyFilters(p.tree, args, p.columns[0], p.display_name));
+  PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + p.display_name + "'", [&]() -> Status {
+    PROTON_ASSIGN_OR_RETURN(p.columns, ResolveColumns(p.tree, args.metrics, p.display_name));
+    return ApplyFilters(p.tree, args, p.columns[0], p.display_name);
+  }));
   return p;
 }
 

@@ -7,13 +7,16 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <string_view>
 
 #include "format/profile_reader.h"
 #include "util/command_main.h"
+#include "util/out_of_memory.h"
 #include "viewer/cli_args.h"
 #include "viewer/demangle.h"
 #include "viewer/export.h"
@@ -76,11 +79,21 @@ ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
   return r;
 }
 
+// One side output; running out of memory while writing it is that output's error (the
+// unwinding removes its temporary file).
+Status WriteSideOutput(const std::string& path, const std::function<Status()>& write) {
+  return CatchOutOfMemory("writing '" + path + "'", write);
+}
+
 // --html and --speedscope of `report`, when asked for.
 Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
-  if (!args.html_path.empty()) PROTON_RETURN_IF_ERROR(WriteHtmlReport(args.html_path, report));
+  if (!args.html_path.empty()) {
+    PROTON_RETURN_IF_ERROR(
+        WriteSideOutput(args.html_path, [&] { return WriteHtmlReport(args.html_path, report); }));
+  }
   if (!args.speedscope_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSpeedscope(args.speedscope_path, report));
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(
+        args.speedscope_path, [&] { return WriteSpeedscope(args.speedscope_path, report); }));
   }
   return Status();
 }
@@ -92,11 +105,15 @@ Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
                         const std::optional<Prepared>& right,
                         const std::optional<DiffUnion>& diff) {
   if (!args.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(ExportTable(args.export_path, in, args.metrics, args.depth));
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
+      return ExportTable(args.export_path, in, args.metrics, args.depth);
+    }));
   }
   if (args.html_path.empty() && args.speedscope_path.empty()) return Status();
-  return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
-                                            diff ? &*diff : nullptr));
+  return CatchOutOfMemory("preparing the pictures", [&] {
+    return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
+                                              diff ? &*diff : nullptr));
+  });
 }
 
 void WriteAll(int fd, std::string_view text) {
@@ -109,10 +126,12 @@ void WriteAll(int fd, std::string_view text) {
 }
 
 // Flushes the output and turns a write error into the command's error (§7.9): a full disk
-// must not end in a truncated file and status 0. A closed pipe (EPIPE) stays quiet.
+// must not end in a truncated file and status 0. A closed pipe (EPIPE, SIGPIPE being
+// ignored) stays quiet, with the reference's exit status 1 but without its traceback.
 Result<int> FinishOutput(OutputBuffer& out) {
   out.Flush();
-  if (out.error() == 0 || out.error() == EPIPE) return 0;
+  if (out.error() == 0) return 0;
+  if (out.error() == EPIPE) return kClosedOutputStatus;
   return Status::Error(std::string("cannot write to standard output: ") +
                        std::strerror(out.error()));
 }
@@ -126,6 +145,15 @@ PrintOptions PrintOptionsFor(const ViewerArgs& args, bool color) {
   return options;
 }
 
+// The tree (and --print-sorted) on standard output, flushed before returning.
+Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewerArgs& args, bool color) {
+  return CatchOutOfMemory("printing", [&]() -> Result<int> {
+    OutputBuffer out(out_fd);
+    PrintAll(out, in, PrintOptionsFor(args, color));
+    return FinishOutput(out);
+  });
+}
+
 // --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
 Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
                      bool color) {
@@ -134,17 +162,79 @@ Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& arg
   // Display only (§11.9): the files were matched and filtered by their stored names.
   ApplyDemangle(merged.tree, args.demangle);
   if (!args.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(
-        args.merge == MergeMode::kSum
-            ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
-            : ExportMergeTable(args.export_path, merged, args.metrics, args.depth));
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
+      return args.merge == MergeMode::kSum
+                 ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
+                 : ExportMergeTable(args.export_path, merged, args.metrics, args.depth);
+    }));
   }
   if (!args.html_path.empty() || !args.speedscope_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteReports(args, MakeMergeReport(merged, args, argv)));
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
+      return WriteReports(args, MakeMergeReport(merged, args, argv));
+    }));
   }
-  OutputBuffer out(out_fd);
-  PrintAll(out, merged.in, PrintOptionsFor(args, color));
-  return FinishOutput(out);
+  return PrintTree(out_fd, merged.in, args, color);
+}
+
+// Every input is checked before any is opened (§9.2), so a missing file is named at once,
+// not after an earlier FIFO has been waited on or a huge file read.
+Status CheckInputs(const ViewerArgs& args) {
+  if (args.merge != MergeMode::kNone) {
+    for (const std::string& file : args.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+    return Status();
+  }
+  PROTON_RETURN_IF_ERROR(format::CheckInput(args.file));
+  if (args.diff_profile.empty() || args.list) return Status();
+  return format::CheckInput(args.diff_profile);
+}
+
+// FILE alone or with --diff-profile: the printer's input, and both sides.
+struct SingleView {
+  Prepared left;
+  std::optional<Prepared> right;
+  std::optional<DiffUnion> diff;
+  PrintInput in;
+};
+
+Status BuildDiff(const ViewerArgs& args, SingleView& v) {
+  PROTON_RETURN_IF_ERROR(CheckComparable(v.left, *v.right));
+  if (args.match == MatchMode::kNormalized) {  // after the filters, which see stored names
+    NormalizeNames(v.left.tree);
+    NormalizeNames(v.right->tree);
+  }
+  MergeDuplicates(v.left.tree);
+  MergeDuplicates(v.right->tree);
+  v.diff = BuildDiffUnion(v.left.tree, v.right->tree);
+  v.in.tree = &v.diff->tree;
+  FillDiff(*v.diff, v.left, *v.right, v.in);
+  return Status();
+}
+
+Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
+                      bool color, int err_fd) {
+  SingleView v;
+  PROTON_ASSIGN_OR_RETURN(v.left, Prepare(args.file, args));
+  if (!args.diff_profile.empty()) {
+    PROTON_ASSIGN_OR_RETURN(v.right, Prepare(args.diff_profile, args));
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory(
+        "comparing '" + v.left.display_name + "' with '" + v.right->display_name + "'",
+        [&] { return BuildDiff(args, v); }));
+  } else {
+    v.in.tree = &v.left.tree;
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + v.left.display_name + "'", [&] {
+      FillPlain(v.left, v.in);
+      return Status();
+    }));
+  }
+  // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
+  ApplyDemangle(v.diff ? v.diff->tree : v.left.tree, args.demangle);
+  PROTON_RETURN_IF_ERROR(WriteSideOutputs(v.in, args, argv, v.left, v.right, v.diff));
+  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, v.in, args, color));
+  if (printed != 0 || !args.has_fail_above) return printed;
+  // The gate's lines come after the normal output, which PrintTree flushed.
+  const bool failed = ReportGateFailures(MakeGateInput(*v.diff, v.left, *v.right, args),
+                                         [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
 }
 
 }  // namespace
@@ -156,47 +246,16 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     out.Write(HelpText());
     return FinishOutput(out);
   }
+  if (args.metrics.empty() && !args.list) return 0;  // FILE is not even opened (§2.4)
+  PROTON_RETURN_IF_ERROR(CheckInputs(args));
   if (args.list) {
     PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(args.file));
     OutputBuffer out(out_fd);
     PrintMetricList(out, tree);
     return FinishOutput(out);
   }
-  if (args.metrics.empty()) return 0;  // FILE is not even opened (§2.4)
   if (args.merge != MergeMode::kNone) return RunMerge(args, argv, out_fd, color);
-
-  PROTON_ASSIGN_OR_RETURN(Prepared left, Prepare(args.file, args));
-  PrintInput in;
-  std::optional<DiffUnion> diff;
-  std::optional<Prepared> right;
-  if (!args.diff_profile.empty()) {
-    PROTON_ASSIGN_OR_RETURN(right, Prepare(args.diff_profile, args));
-    PROTON_RETURN_IF_ERROR(CheckComparable(left, *right));
-    if (args.match == MatchMode::kNormalized) {  // after the filters, which see stored names
-      NormalizeNames(left.tree);
-      NormalizeNames(right->tree);
-    }
-    MergeDuplicates(left.tree);
-    MergeDuplicates(right->tree);
-    diff = BuildDiffUnion(left.tree, right->tree);
-    in.tree = &diff->tree;
-    FillDiff(*diff, left, *right, in);
-  } else {
-    in.tree = &left.tree;
-    FillPlain(left, in);
-  }
-  // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
-  ApplyDemangle(diff ? diff->tree : left.tree, args.demangle);
-  PROTON_RETURN_IF_ERROR(WriteSideOutputs(in, args, argv, left, right, diff));
-  {
-    OutputBuffer out(out_fd);
-    PrintAll(out, in, PrintOptionsFor(args, color));
-    if (Result<int> written = FinishOutput(out); !written.ok()) return written;
-  }  // flushed here: the gate's lines come after the normal output
-  if (!args.has_fail_above) return 0;
-  const bool failed = ReportGateFailures(MakeGateInput(*diff, left, *right, args),
-                                         [&](std::string_view text) { WriteAll(err_fd, text); });
-  return failed ? kGateFailedStatus : 0;
+  return RunSingle(args, argv, out_fd, color, err_fd);
 }
 
 namespace {
@@ -232,6 +291,11 @@ void UseHugePageHeap() {
 
 int RunViewerCommand(int argc, char** argv) {
   UseHugePageHeap();
+  // Writes report their failures instead of killing the process without a word: a closed
+  // pipe is EPIPE (quiet on standard output, an error for --export and the pictures, §7.9,
+  // §11.8) and a file size limit EFBIG.
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
   return RunCommand("proton-viewer", UsageText(), [&]() -> Result<int> {
     return ViewerMain(args, STDOUT_FILENO, ::isatty(STDOUT_FILENO) == 1);

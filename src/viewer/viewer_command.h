@@ -11,6 +11,9 @@ namespace proton::viewer {
 
 // The exit status of a run whose --fail-above gate failed (§9.3); 1 and 2 are errors.
 inline constexpr int kGateFailedStatus = 3;
+// The exit status, without any message, of a run whose standard output was closed early
+// (§7.9): the reference's, whose Python ends with BrokenPipeError and status 1.
+inline constexpr int kClosedOutputStatus = 1;
 
 // Runs the viewer for `args` (argv without the program name), writing to `out_fd`; `color`
 // is whether that is a terminal. Returns the exit status on success (0, or 3 when the
