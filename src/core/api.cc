@@ -6,12 +6,16 @@
 #include <atomic>
 #include <cstdio>
 #include <new>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "core/context/thread_context.h"
 #include "core/record/recorder.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
+#include "util/out_of_memory.h"
 
 namespace proton {
 
@@ -50,17 +54,14 @@ bool RecordOrDrop(Fn&& record) noexcept {
   }
 }
 
-// Runs a call that returns Status or Result<T>; out of memory is its error.
+// Runs a call that returns Status or Result<T>; out of memory is its error, "out of memory
+// <step>" (MemoryError in Python). Even the message may not fit: then it has no words.
 template <typename Fn>
-auto OrOutOfMemory(const char* what, Fn&& call) noexcept -> decltype(call()) {
+auto OrOutOfMemory(std::string_view step, Fn&& call) noexcept -> decltype(call()) {
   try {
-    return call();
+    return CatchOutOfMemory(step, std::forward<Fn>(call));
   } catch (const std::bad_alloc&) {
-    try {
-      return Status::Error(std::string("out of memory while ") + what, ErrorKind::kRuntime);
-    } catch (const std::bad_alloc&) {
-      return Status::Error(std::string(), ErrorKind::kRuntime);  // no room even for the words
-    }
+    return Error(std::string(), ErrorKind::kOutOfMemory);
   }
 }
 
@@ -83,16 +84,16 @@ Result<std::optional<int>> StartUnguarded(const StartOptions& options) {
 }  // namespace
 
 Result<std::optional<int>> Start(const StartOptions& options) {
-  return OrOutOfMemory("starting a session", [&] { return StartUnguarded(options); });
+  return OrOutOfMemory("while starting a session", [&] { return StartUnguarded(options); });
 }
 Status Activate(std::optional<int> session) {
-  return OrOutOfMemory("activating", [&] {
+  return OrOutOfMemory("while activating", [&] {
     if (Recording()) RecordLine("activate").OptInt("session", session);
     return SessionManager::Get().Activate(session);
   });
 }
 Status Deactivate(std::optional<int> session, bool flushing) {
-  return OrOutOfMemory("deactivating", [&] {
+  return OrOutOfMemory("while deactivating", [&] {
     if (Recording()) {
       RecordLine("deactivate").OptInt("session", session).Bool("flushing", flushing);
     }
@@ -112,7 +113,7 @@ Status FinalizeSessions(std::optional<int> session, std::string_view output_form
   } catch (const std::bad_alloc&) {
     // Out of memory outside the file write (which reports it itself): an error, never an
     // exception into the program (an abort of a Python process, or of its exit).
-    st = Status::Error("out of memory while finalizing", ErrorKind::kRuntime);
+    st = OutOfMemory("while finalizing");
   }
   if (Recording()) RecordLine("call_end");
   return st;
@@ -201,15 +202,15 @@ std::optional<int> ContextDepth(int session) {
 }
 
 Result<std::string> GetJson(int session, int phase) {
-  return OrOutOfMemory("serialising the profile",
+  return OrOutOfMemory("while serialising the profile",
                        [&] { return SessionManager::Get().GetData(session, phase, false); });
 }
 Result<std::string> GetMsgpack(int session, int phase) {
-  return OrOutOfMemory("serialising the profile",
+  return OrOutOfMemory("while serialising the profile",
                        [&] { return SessionManager::Get().GetData(session, phase, true); });
 }
 Status Clear(int session, int phase, bool clear_up_to_phase) {
-  return OrOutOfMemory("clearing", [&] {
+  return OrOutOfMemory("while clearing", [&] {
     if (Recording()) {
       RecordLine("clear")
           .Int("session", session)
@@ -221,7 +222,7 @@ Status Clear(int session, int phase, bool clear_up_to_phase) {
 }
 
 Result<int> AdvancePhase(int session) {
-  return OrOutOfMemory("advancing the phase", [&] {
+  return OrOutOfMemory("while advancing the phase", [&] {
     if (Recording()) RecordLine("advance_phase").Int("session", session);
     Result<int> phase = SessionManager::Get().AdvancePhase(session);
     if (phase.ok()) ContextRefresh();
@@ -229,7 +230,7 @@ Result<int> AdvancePhase(int session) {
   });
 }
 Result<bool> IsPhaseComplete(int session, int phase) {
-  return OrOutOfMemory("checking the phase",
+  return OrOutOfMemory("while checking the phase",
                        [&] { return SessionManager::Get().IsPhaseComplete(session, phase); });
 }
 

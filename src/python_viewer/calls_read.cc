@@ -5,9 +5,9 @@
 
 #include "calls.h"
 #include "format/profile_reader.h"
+#include "py_convert.h"
 #include "tree/profile_tree.h"
 #include "util/out_of_memory.h"
-#include "py_convert.h"
 #include "view_state.h"
 
 namespace proton::python_viewer {

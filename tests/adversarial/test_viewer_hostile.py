@@ -98,7 +98,8 @@ def test_python_module_raises_memory_error(big_profiles):
               "spec = importlib.util.spec_from_file_location('_viewer', sys.argv[1])\n"
               "v = importlib.util.module_from_spec(spec); spec.loader.exec_module(v)\n"
               "try:\n"
-              "    v.load_file(sys.argv[2])\n"
+              "    with open(sys.argv[2], 'rb') as f:\n"
+              "        v.load_fd(f.fileno(), sys.argv[2].encode())\n"
               "except MemoryError as e:\n"
               "    print('MemoryError', e)\n")
     module = [os.path.join(PYTHON_DIR, "proton", f) for f in os.listdir(
