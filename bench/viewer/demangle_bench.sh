@@ -15,6 +15,7 @@ for bytes in 212 250 2000; do
   [ -s "$data/doubling$bytes.hatchet" ] || $gen doubling "$bytes" "$data/doubling$bytes.hatchet"
 done
 [ -s "$data/hostile10k.hatchet" ] || $gen hostile 10000 250 "$data/hostile10k.hatchet"
+[ -s "$data/leafy10k.hatchet" ] || $gen leafy 10000 180 "$data/leafy10k.hatchet"
 [ -s "$data/real10k.hatchet" ] || $gen real 10000 "$data/real10k.hatchet"
 
 printf '%-44s %9s %9s %8s\n' case "wall s" "CPU s" "MiB"
@@ -26,7 +27,7 @@ row() {  # label, viewer args...
 for bytes in 212 250 2000; do
   row "${bytes}-byte doubling name --demangle" -m time/ns --demangle "$data/doubling$bytes.hatchet"
 done
-for f in hostile10k real10k; do
+for f in hostile10k leafy10k real10k; do
   row "$f (no demangling)" -m time/ns "$data/$f.hatchet"
   row "$f --demangle" -m time/ns --demangle "$data/$f.hatchet"
   row "$f --demangle=short" -m time/ns --demangle=short "$data/$f.hatchet"

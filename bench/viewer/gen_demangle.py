@@ -2,6 +2,8 @@
 """Profiles of C++ kernel names for bench/viewer/demangle_bench.sh (viewer.md §11.9):
   gen_demangle.py doubling BYTES OUT         one kernel whose name doubles per substitution
   gen_demangle.py hostile COUNT BYTES OUT    COUNT distinct such names of BYTES bytes
+  gen_demangle.py leafy COUNT BYTES OUT      the same with 64-letter leaves (their
+                                             identifiers alone pass the output limit)
   gen_demangle.py real COUNT OUT             COUNT distinct real PyTorch kernel names
 A doubling name is _Z<f>1A1BIS_S_E then S0_IS1_S1_E, S0_IS2_S2_E, ...: each parameter holds
 the previous one twice. Standard library only."""
@@ -29,8 +31,8 @@ def substitution(i):
             return "S" + digits + "_"
 
 
-def doubling_name(length, function="f"):
-    name = "_Z%d%s1A1BIS_S_E" % (len(function), function)
+def doubling_name(length, function="f", leaf="A"):
+    name = "_Z%d%s%d%s1BIS_S_E" % (len(function), function, len(leaf), leaf)
     k = 2
     while len(name) < length:
         name += "S0_I%s%sE" % (substitution(k), substitution(k))
@@ -55,6 +57,9 @@ def main(argv):
         write(argv[3], [doubling_name(int(argv[2]))])
     elif kind == "hostile":
         write(argv[4], [doubling_name(int(argv[3]), "f%d" % i) for i in range(int(argv[2]))])
+    elif kind == "leafy":
+        write(argv[4], [doubling_name(int(argv[3]), "f%d" % i, "a" * 64)
+                        for i in range(int(argv[2]))])
     elif kind == "real":
         write(argv[3], [REAL % i for i in range(int(argv[2]))])
     else:

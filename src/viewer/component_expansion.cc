@@ -5,6 +5,7 @@
 
 #include <libiberty/demangle.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <limits>
@@ -42,52 +43,82 @@ Children ChildrenOf(const demangle_component& c) {
   }
 }
 
+// The identifier bytes a component prints itself (names, std:: abbreviations), which the
+// demangled text holds wherever the component is printed.
+uint32_t OwnTextBytes(const demangle_component& c) {
+  if (c.type == DEMANGLE_COMPONENT_NAME) return static_cast<uint32_t>(c.u.s_name.len);
+  if (c.type == DEMANGLE_COMPONENT_SUB_STD) return static_cast<uint32_t>(c.u.s_string.len);
+  return 0;
+}
+
 enum class Visit { kOpen, kClose };
+
+struct Sizes {
+  uint32_t components = 0;  // 0 while unseen
+  uint32_t text_bytes = 0;
+};
+
+constexpr uint32_t kCounting = std::numeric_limits<uint32_t>::max();  // being counted
+
+// The sizes of `node` from its children's (finished) sizes, saturated at the caps + 1.
+Sizes Combine(const demangle_component& node, const std::vector<Sizes>& sizes,
+              const demangle_component* block, const WrittenOutSize& caps) {
+  size_t components = 1;
+  size_t text_bytes = OwnTextBytes(node);
+  for (const demangle_component* child : ChildrenOf(node)) {
+    if (child == nullptr) continue;
+    components += sizes[static_cast<size_t>(child - block)].components;
+    text_bytes += sizes[static_cast<size_t>(child - block)].text_bytes;
+  }
+  // A pack expansion prints its pattern once per element of its pack, and a pack may be
+  // empty: none of the pattern's text is sure to be printed.
+  if (node.type == DEMANGLE_COMPONENT_PACK_EXPANSION) text_bytes = 0;
+  return Sizes{static_cast<uint32_t>(std::min(components, caps.components + 1)),
+               static_cast<uint32_t>(std::min(text_bytes, caps.text_bytes + 1))};
+}
 
 }  // namespace
 
-size_t ExpandedComponents(const demangle_component* root, const demangle_component* block,
-                          size_t block_size, size_t cap) {
-  if (root == nullptr) return 0;
-  const size_t over = cap + 1;
-  constexpr uint32_t kUnseen = 0;
-  constexpr uint32_t kCounting = std::numeric_limits<uint32_t>::max();  // being counted
-  if (over >= kCounting) return over;
-  // The size of each finished subtree, by its index in `block`. Reused: one allocation per
-  // thread, not one per name.
-  thread_local std::vector<uint32_t> size_of;
-  size_of.assign(block_size, kUnseen);
-  const auto index = [&](const demangle_component* c) -> size_t {
-    return c >= block && c < block + block_size ? static_cast<size_t>(c - block) : block_size;
+WrittenOutSize MeasureWrittenOut(const demangle_component* root, const demangle_component* block,
+                                 size_t block_size, const WrittenOutSize& caps) {
+  const WrittenOutSize over{caps.components + 1, 0};
+  if (root == nullptr) return WrittenOutSize{};
+  if (caps.components >= kCounting - 1 || caps.text_bytes >= kCounting - 1) return over;
+  const auto inside = [&](const demangle_component* c) {
+    return c >= block && c < block + block_size;
   };
+  // The sizes of each finished subtree, by its index in `block`. Reused: one allocation per
+  // thread, not one per name.
+  thread_local std::vector<Sizes> sizes;
+  sizes.assign(block_size, Sizes{});
   // An explicit stack: the tree may be as deep as the name is long.
   thread_local std::vector<std::pair<const demangle_component*, Visit>> stack;
   stack.assign(1, {root, Visit::kOpen});
   while (!stack.empty()) {
     const auto [node, visit] = stack.back();
     stack.pop_back();
-    const size_t i = index(node);
-    if (i == block_size) return over;
-    if (visit == Visit::kOpen) {
-      // Seen before: finished (a shared subtree pushed twice) or, if still open, an ancestor
-      // of itself.
-      if (size_of[i] == kCounting) return over;
-      if (size_of[i] != kUnseen) continue;
-      size_of[i] = kCounting;
-      stack.emplace_back(node, Visit::kClose);
-      for (const demangle_component* child : ChildrenOf(*node)) {
-        if (child != nullptr) stack.emplace_back(child, Visit::kOpen);
+    if (!inside(node)) return over;
+    Sizes& size = sizes[static_cast<size_t>(node - block)];
+    if (visit == Visit::kClose) {
+      size = Combine(*node, sizes, block, caps);
+      // The whole tree is at least as large as any of its subtrees.
+      if (size.components > caps.components || size.text_bytes > caps.text_bytes) {
+        return WrittenOutSize{size.components, size.text_bytes};
       }
       continue;
     }
-    size_t total = 1;
+    // Seen before: finished (a shared subtree pushed twice) or, if still open, an ancestor of
+    // itself (a cycle).
+    if (size.components == kCounting) return over;
+    if (size.components != 0) continue;
+    size.components = kCounting;
+    stack.emplace_back(node, Visit::kClose);
     for (const demangle_component* child : ChildrenOf(*node)) {
-      if (child != nullptr) total += size_of[index(child)];
+      if (child != nullptr) stack.emplace_back(child, Visit::kOpen);
     }
-    if (total > cap) return over;
-    size_of[i] = static_cast<uint32_t>(total);
   }
-  return size_of[index(root)];
+  const Sizes& whole = sizes[static_cast<size_t>(root - block)];
+  return WrittenOutSize{whole.components, whole.text_bytes};
 }
 
 }  // namespace proton::viewer

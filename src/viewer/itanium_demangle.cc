@@ -1,8 +1,9 @@
 // See itanium_demangle.h. Three steps per name, each bounded:
 // 1. cplus_demangle_v3_components parses the name into a tree of components in one malloc'd
 //    block (2 components per byte of the name at most, so the length limit bounds it).
-// 2. ExpandedComponents bounds the tree's written-out size, which is what the printer's
-//    walks that print nothing (d_find_pack, under every pack expansion) visit.
+// 2. MeasureWrittenOut bounds the tree's written-out size, which is what the printer's
+//    walks that print nothing (d_find_pack, under every pack expansion) visit, and finds
+//    the names whose identifiers alone pass the output limit (no need to print those).
 // 3. cplus_demangle_print_callback prints it through a callback, 255 bytes at a time, into a
 //    buffer of kMaxDemangledBytes. When a chunk would not fit, the callback leaves the printer
 //    with longjmp. That is safe here: the printer is C, holds no heap memory and no lock (its
@@ -69,11 +70,12 @@ DemangleResult DemangleBounded(std::string_view name) {
   const std::unique_ptr<void, FreeBlock> owner(block);
   if (tree == nullptr) return Refused(DemangleStatus::kInvalid);
   // cplus_demangle_init_info sizes the block at 2 components per byte of the name.
-  const auto* components = static_cast<const demangle_component*>(block);
-  if (ExpandedComponents(tree, components, 2 * mangled.size(), kMaxExpandedComponents) >
-      kMaxExpandedComponents) {
-    return Refused(DemangleStatus::kTooExpanded);
-  }
+  const WrittenOutSize size =
+      MeasureWrittenOut(tree, static_cast<const demangle_component*>(block), 2 * mangled.size(),
+                        WrittenOutSize{kMaxExpandedComponents, kMaxDemangledBytes});
+  if (size.components > kMaxExpandedComponents) return Refused(DemangleStatus::kTooExpanded);
+  // Text that certainly passes the output limit is not printed up to it first.
+  if (size.text_bytes > kMaxDemangledBytes) return Refused(DemangleStatus::kOutputTooLong);
   // One buffer per thread, reserved once: the result is a copy of the exact size.
   thread_local std::string buffer;
   buffer.clear();

@@ -98,7 +98,8 @@ TEST(ItaniumDemangle, PackExpansionOverADoublingTypeIsRefusedBeforePrinting) {
 }
 
 TEST(ItaniumDemangle, TextPastTheOutputLimitIsRefused) {
-  // f(A*, A, A, ...) with a 5,000-letter A: few components, long text.
+  // f(A*, A, A, ...) with a 5,000-letter A: few components, long text. Past the limit the
+  // identifiers alone are too long, which is known before printing.
   const std::string a(5000, 'a');
   std::string fits = "_Z1fP5000" + a;
   std::string over = fits;
@@ -115,8 +116,38 @@ TEST(ItaniumDemangle, TextPastTheOutputLimitIsRefused) {
   EXPECT_LE(ok.text.size(), kMaxDemangledBytes);
   EXPECT_EQ(DemangleBounded(over).status, DemangleStatus::kOutputTooLong);
   EXPECT_EQ(DemangleItanium(over), over);
+}
+
+TEST(ItaniumDemangle, TextPastTheOutputLimitThroughTemplateParameters) {
+  // void f<A>(A, A, ...): each T_ prints A again, which only printing finds out, so the
+  // printer is stopped by the output budget.
+  const std::string a(5000, 'a');
+  std::string fits = "_Z1fI5000" + a + "Ev";
+  std::string over = fits;
+  std::string expected = "void f<" + a + ">(";
+  for (int i = 0; i < 11; ++i) {
+    fits += "T_";
+    expected += (i == 0 ? "" : ", ") + a;
+  }
+  expected += ")";
+  for (int i = 0; i < 14; ++i) over += "T_";
+  const DemangleResult ok = DemangleBounded(fits);
+  ASSERT_EQ(ok.status, DemangleStatus::kDemangled);
+  EXPECT_EQ(ok.text, expected);
+  EXPECT_EQ(DemangleBounded(over).status, DemangleStatus::kOutputTooLong);
+  EXPECT_EQ(DisplayName(over, DemangleMode::kShort), over);
   // The buffer is reused: the next name is whole and alone.
   EXPECT_EQ(DemangleBounded("_Z3addPfS_S_i").text, "add(float*, float*, float*, int)");
+}
+
+TEST(ItaniumDemangle, IdentifiersInAPackExpansionMayPrintNothing) {
+  // void f<>(): the pattern of an empty pack's expansion is not printed, however long its
+  // identifiers (here 14 x 5,000 bytes: L<T>... 14 times, L<T> written once, then S2_).
+  std::string name = "_Z1fIJEEvDp5000" + std::string(5000, 'c') + "IT_E";
+  for (int i = 0; i < 13; ++i) name += "DpS2_";
+  const DemangleResult result = DemangleBounded(name);
+  ASSERT_EQ(result.status, DemangleStatus::kDemangled);
+  EXPECT_EQ(result.text, "void f<>()");
 }
 
 TEST(ItaniumDemangle, InputLengthLimit) {

@@ -31,9 +31,9 @@ def substitution(i):
             return "S" + digits + "_"
 
 
-def doubling_name(length, function="f"):
+def doubling_name(length, function="f", leaf="A"):
     """_Z<f>1A1BIS_S_E then S0_IS1_S1_E, S0_IS2_S2_E, ...: each parameter twice the last."""
-    name = "_Z%d%s1A1BIS_S_E" % (len(function), function)
+    name = "_Z%d%s%d%s1BIS_S_E" % (len(function), function, len(leaf), leaf)
     k = 2
     while len(name) < length:
         name += "S0_I%s%sE" % (substitution(k), substitution(k))
@@ -63,8 +63,11 @@ def hostile(tmp_path_factory):
     few = [doubling_name(212, "f212"), doubling_name(250, "f250"), doubling_name(2000, "f2000"),
            REAL]
     many = [doubling_name(250, "f%d" % i) for i in range(10000)]
+    # 64-letter leaves, 11 parameters: 280 KB of text each, 189 bytes mangled.
+    leafy = [doubling_name(180, "f%d" % i, "a" * 64) for i in range(10000)]
     return {"few": write_profile(d / "few.hatchet", few), "few_names": few,
-            "many": write_profile(d / "many.hatchet", many), "many_names": many}
+            "many": write_profile(d / "many.hatchet", many), "many_names": many,
+            "leafy": write_profile(d / "leafy.hatchet", leafy), "leafy_names": leafy}
 
 
 ROW = re.compile(r"^[\u2500-\u257f ]*\S+ (.*)$")  # tree glyphs, the value, the name
@@ -102,6 +105,13 @@ def test_ten_thousand_hostile_names(hostile, args):
     names = printed_names(run_viewer(["-m", "time/ns"] + args + [hostile["many"]], timeout=30),
                           20_000_000)
     assert sorted(names) == sorted(hostile["many_names"])
+
+
+def test_ten_thousand_names_of_long_identifiers(hostile):
+    # Their identifiers alone are more than 64 KiB of text: refused without printing it.
+    names = printed_names(run_viewer(["-m", "time/ns", "--demangle", hostile["leafy"]],
+                                     timeout=30), 20_000_000)
+    assert sorted(names) == sorted(hostile["leafy_names"])
 
 
 @needs_no_sanitizer
