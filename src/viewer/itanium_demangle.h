@@ -15,12 +15,12 @@ namespace proton::viewer {
 // The limits, far above every real kernel name (the longest in tests/refdata: 458 bytes
 // mangled, 5,082 demangled, 302 expanded components; CUTLASS 3 kernels reach a few KB
 // mangled and tens of KB demangled). Past any of them the name is kept as stored.
-inline constexpr size_t kMaxMangledBytes = 16 * 1024;
+inline constexpr size_t kMaxMangledBytes = 16384;
 // Components of the name's tree with every substitution written out in full: bounds the
 // demangler's walks over shared subtrees that print nothing (the search for a template
 // argument pack), which the output budget below cannot see.
-inline constexpr size_t kMaxExpandedComponents = 64 * 1024;
-inline constexpr size_t kMaxDemangledBytes = 64 * 1024;
+inline constexpr size_t kMaxExpandedComponents = 65536;
+inline constexpr size_t kMaxDemangledBytes = 65536;
 
 enum class DemangleStatus {
   kDemangled,      // text holds the demangled name
