@@ -1,21 +1,26 @@
 # Finds optional dependencies. The profiler side (core, cupti, launcher, python) needs only the
 # C++ standard library, CUDA headers and Python headers, so it also builds on the GPU machine,
-# which has no Debian -dev packages. The viewer needs simdjson and PCRE2 (Debian packages).
+# which has no Debian -dev packages. The viewer needs simdjson, PCRE2 and libiberty (Debian
+# packages; libiberty's demangler, design.md "Demangling").
 find_package(simdjson QUIET)
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(PCRE2 QUIET IMPORTED_TARGET libpcre2-8)
 endif()
+# libiberty-dev ships only a static, position-independent libiberty.a.
+find_path(PROTON_LIBIBERTY_INCLUDE_DIR libiberty/demangle.h)
+find_library(PROTON_LIBIBERTY_LIBRARY NAMES libiberty.a iberty)
 find_package(msgpack-cxx QUIET CONFIG NAMES msgpack-cxx msgpackc-cxx)
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
 
 set(_viewer_default OFF)
-if(simdjson_FOUND AND PCRE2_FOUND)
+if(simdjson_FOUND AND PCRE2_FOUND AND PROTON_LIBIBERTY_INCLUDE_DIR AND PROTON_LIBIBERTY_LIBRARY)
   set(_viewer_default ON)
 endif()
-option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, PCRE2)" ${_viewer_default})
+option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, PCRE2, libiberty)"
+       ${_viewer_default})
 
 set(_tests_default OFF)
 if(GTest_FOUND)

@@ -17,7 +17,8 @@ def core():
     except ImportError as error:
         raise ImportError(
             "proton.viewer needs the proton._viewer extension, which is not built or not "
-            "installed (it is built with the viewer: libsimdjson-dev, libpcre2-dev)") from error
+            "installed (it is built with the viewer: libsimdjson-dev, libpcre2-dev, "
+            "libiberty-dev)") from error
     return _viewer
 
 

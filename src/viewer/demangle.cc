@@ -1,28 +1,18 @@
-// See demangle.h. Demangling is libstdc++'s abi::__cxa_demangle (the well-kept libiberty
-// demangler), so we do not maintain a demangler of our own.
+// See demangle.h. Demangling is DemangleBounded (itanium_demangle.h): libiberty's demangler,
+// the one libstdc++'s abi::__cxa_demangle is built from, with its work and output bounded, so
+// we do not maintain a demangler of our own.
 #include "viewer/demangle.h"
 
-#include <cxxabi.h>
-
-#include <cstdlib>
 #include <unordered_map>
+
+#include "viewer/itanium_demangle.h"
 
 namespace proton::viewer {
 
 std::string DemangleItanium(std::string_view name) {
-  std::string mangled(name);  // not const: each return moves it
-  // Only "_Z" names: __cxa_demangle also accepts bare type encodings, which would turn a
-  // kernel called "i" into "int".
-  if (name.substr(0, 2) != "_Z") return mangled;
-  int status = 0;
-  char* out = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || out == nullptr) {
-    std::free(out);
-    return mangled;
-  }
-  std::string result(out);
-  std::free(out);
-  return result;
+  DemangleResult result = DemangleBounded(name);
+  if (result.status != DemangleStatus::kDemangled) return std::string(name);
+  return std::move(result.text);
 }
 
 std::string DisplayName(std::string_view stored, DemangleMode mode) {

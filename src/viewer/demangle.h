@@ -1,5 +1,6 @@
 // Itanium C++ ABI names (those starting with "_Z") for people: --demangle (viewer.md §11.9)
-// and --match=normalized (§11.7) both go through DemangleItanium, libstdc++'s demangler.
+// and --match=normalized (§11.7) both go through DemangleItanium, libiberty's demangler (the
+// one of libstdc++'s abi::__cxa_demangle) with bounded work and output.
 #pragma once
 
 #include <string>
@@ -10,8 +11,8 @@
 
 namespace proton::viewer {
 
-// The demangled text of a name starting with "_Z"; any other name, and one that fails to
-// demangle, comes back unchanged.
+// The demangled text of a name starting with "_Z"; any other name, one that fails to
+// demangle and one past the limits of itanium_demangle.h come back unchanged.
 std::string DemangleItanium(std::string_view name);
 
 // The qualified base name of a demangled C++ name: template arguments, parameter lists,

@@ -1,0 +1,126 @@
+"""--demangle and --match=normalized on hostile C++ names (viewer.md §11.9, §11.7).
+
+Names whose substitutions reference the previous composite twice double their demangled
+text per step: 212 bytes once printed 6.8 MB, 250 bytes took 76 s and 5 GB and printed a
+1.7 GB line, and --match=normalized on them ran out of time. Past the limits of §11.9 such a
+name is shown as stored; the whole run stays fast and small, with thousands of them."""
+
+import json
+import re
+
+import pytest
+
+from conftest import address_space_limit, needs_no_sanitizer, run_viewer
+
+REAL = ("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEE"
+        "viT0_T1_")
+REAL_FULL = ("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+             "std::array<char*, 1ul> >(int, at::native::FillFunctor<float>, std::array<char*, 1ul>)")
+REAL_SHORT = "at::native::vectorized_elementwise_kernel"
+
+
+def substitution(i):
+    """S_ for 0, then S<base 36 of i - 1>_."""
+    if i == 0:
+        return "S_"
+    n, digits = i - 1, ""
+    while True:
+        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 36] + digits
+        n //= 36
+        if n == 0:
+            return "S" + digits + "_"
+
+
+def doubling_name(length, function="f", leaf="A"):
+    """_Z<f>1A1BIS_S_E then S0_IS1_S1_E, S0_IS2_S2_E, ...: each parameter twice the last."""
+    name = "_Z%d%s%d%s1BIS_S_E" % (len(function), function, len(leaf), leaf)
+    k = 2
+    while len(name) < length:
+        name += "S0_I%s%sE" % (substitution(k), substitution(k))
+        k += 1
+    return name
+
+
+def write_profile(path, names):
+    kernels = [{"children": [], "frame": {"name": n, "type": "function"},
+                "metrics": {"count": 1, "device_id": "0", "device_type": "CUDA",
+                            "time (ns)": 1000 + i}}
+               for i, n in enumerate(names)]
+    root = {"children": kernels, "frame": {"name": "ROOT", "type": "function"},
+            "metrics": {"count": 0, "time (ns)": 0}}
+    with open(path, "w") as f:
+        json.dump([root, {"CUDA": {"0": {"arch": "90", "bus_width": 5120,
+                                         "clock_rate": 1980000,
+                                         "memory_clock_rate": 2619000, "num_sms": 132}}}], f)
+    return str(path)
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """One profile with the 212-, 250- and 2000-byte names and a real kernel, and one with
+    10,000 distinct 250-byte ones."""
+    d = tmp_path_factory.mktemp("demangle")
+    few = [doubling_name(212, "f212"), doubling_name(250, "f250"), doubling_name(2000, "f2000"),
+           REAL]
+    many = [doubling_name(250, "f%d" % i) for i in range(10000)]
+    # 64-letter leaves, 11 parameters: 280 KB of text each, 189 bytes mangled.
+    leafy = [doubling_name(180, "f%d" % i, "a" * 64) for i in range(10000)]
+    return {"few": write_profile(d / "few.hatchet", few), "few_names": few,
+            "many": write_profile(d / "many.hatchet", many), "many_names": many,
+            "leafy": write_profile(d / "leafy.hatchet", leafy), "leafy_names": leafy}
+
+
+ROW = re.compile(r"^[\u2500-\u257f ]*\S+ (.*)$")  # tree glyphs, the value, the name
+
+
+def printed_names(result, max_bytes):
+    """The frame names of a successful run's tree, below ROOT."""
+    assert result.returncode == 0, result.stderr.decode(errors="replace")[:2000]
+    assert result.stderr == b""
+    assert len(result.stdout) < max_bytes, len(result.stdout)
+    names = [ROW.match(line).group(1) for line in result.stdout.decode().splitlines() if line]
+    assert names[0] == "ROOT"
+    return names[1:]
+
+
+@pytest.mark.parametrize("mode,real", [("--demangle", REAL_FULL),
+                                       ("--demangle=short", REAL_SHORT)])
+def test_hostile_names_are_shown_as_stored(hostile, mode, real):
+    names = printed_names(run_viewer(["-m", "time/ns", mode, hostile["few"]], timeout=20),
+                          100_000)
+    # In stored-name order; the real kernel is still demangled.
+    assert names == sorted(hostile["few_names"][:3]) + [real]
+
+
+def test_normalized_diff_of_hostile_names(hostile):
+    names = printed_names(run_viewer(["-m", "time/ns", "--match=normalized", "--diff-profile",
+                                      hostile["few"], hostile["few"]], timeout=20), 100_000)
+    assert sorted(names) == sorted(hostile["few_names"][:3] + [REAL_FULL])
+
+
+@pytest.mark.parametrize("args", [["--demangle"], ["--demangle=short"],
+                                  ["--match=normalized", "--diff-profile", "MANY"]])
+def test_ten_thousand_hostile_names(hostile, args):
+    args = [hostile["many"] if a == "MANY" else a for a in args]
+    names = printed_names(run_viewer(["-m", "time/ns"] + args + [hostile["many"]], timeout=30),
+                          20_000_000)
+    assert sorted(names) == sorted(hostile["many_names"])
+
+
+def test_ten_thousand_names_of_long_identifiers(hostile):
+    # Their identifiers alone are more than 64 KiB of text: refused without printing it.
+    names = printed_names(run_viewer(["-m", "time/ns", "--demangle", hostile["leafy"]],
+                                     timeout=30), 20_000_000)
+    assert sorted(names) == sorted(hostile["leafy_names"])
+
+
+@needs_no_sanitizer
+@pytest.mark.parametrize("args", [["--demangle"], ["--demangle=short"],
+                                  ["--match=normalized", "--diff-profile", "FEW"]])
+def test_hostile_names_within_a_memory_limit(hostile, args):
+    # 512 MB of address space: the viewer needs about 20 MB here; the 250-byte name alone
+    # once needed 5 GB.
+    args = [hostile["few"] if a == "FEW" else a for a in args]
+    names = printed_names(run_viewer(["-m", "time/ns"] + args + [hostile["few"]], timeout=20,
+                                     preexec_fn=address_space_limit(512)), 100_000)
+    assert sorted(hostile["few_names"][:3]) == sorted(names)[:3]
