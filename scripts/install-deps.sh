@@ -6,6 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   clang libclang-rt-14-dev           # fuzzers (libFuzzer) and sanitizers
   libsimdjson-dev libpcre2-dev libmsgpack-cxx-dev   # viewer: JSON, regex, MessagePack
+  rapidjson-dev                                     # viewer: JSON over 4 GiB, streamed
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
   python3-pandas                                    # tests of gf.dataframe (proton.viewer)

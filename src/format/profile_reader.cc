@@ -14,6 +14,7 @@
 
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
+#include "format/json_stream_reader.h"
 #include "format/msgpack_reader.h"
 #include "tree/tree_invariants.h"
 
@@ -62,12 +63,25 @@ Sniff SniffFormat(const char* data, size_t size) {
   return data[i] == '[' || data[i] == '{' ? Sniff::kJson : Sniff::kNeither;
 }
 
+// Doubles the buffer's capacity, keeping its bytes.
+bool Grow(Buffer& buf) {
+  const size_t cap = buf.capacity * 2;
+  std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
+  if (!bigger) return false;
+  std::memcpy(bigger.get(), buf.data.get(), buf.size);
+  buf.data = std::move(bigger);
+  buf.capacity = cap;
+  return true;
+}
+
 // Reads everything from fd; `hint` is the expected size (0 when unknown). Stops early, with
 // `refused` set, as soon as the first bytes rule out both formats: /dev/zero or a stream of
-// random bytes would otherwise be read until memory runs out.
-bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
-  refused = false;
-  bool known = false;
+// random bytes would otherwise be read until memory runs out. Stops early too, with `spilled`
+// set, once a JSON document grows past JsonStreamThreshold(): the caller streams the rest.
+bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused, bool& spilled) {
+  refused = spilled = false;
+  Sniff sniff = Sniff::kMore;
+  const size_t spill_above = JsonStreamThreshold();
   buf.capacity = hint + kPadding + (hint == 0 ? 1 << 16 : 1);
   buf.data.reset(new (std::nothrow) char[buf.capacity]);
   if (!buf.data) {
@@ -75,16 +89,9 @@ bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
     return false;
   }
   for (;;) {
-    if (buf.capacity - buf.size < kPadding + 1) {
-      const size_t cap = buf.capacity * 2;
-      std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
-      if (!bigger) {
-        err = ENOMEM;
-        return false;
-      }
-      std::memcpy(bigger.get(), buf.data.get(), buf.size);
-      buf.data = std::move(bigger);
-      buf.capacity = cap;
+    if (buf.capacity - buf.size < kPadding + 1 && !Grow(buf)) {
+      err = ENOMEM;
+      return false;
     }
     const ssize_t got = ::read(fd, buf.data.get() + buf.size, buf.capacity - buf.size - kPadding);
     if (got < 0) {
@@ -94,13 +101,14 @@ bool ReadAll(int fd, size_t hint, Buffer& buf, int& err, bool& refused) {
     }
     if (got == 0) break;
     buf.size += static_cast<size_t>(got);
-    if (!known) {
-      const Sniff sniff = SniffFormat(buf.data.get(), buf.size);
-      if (sniff == Sniff::kNeither) {
-        refused = true;
-        return false;
-      }
-      known = sniff != Sniff::kMore;
+    if (sniff == Sniff::kMore) sniff = SniffFormat(buf.data.get(), buf.size);
+    if (sniff == Sniff::kNeither) {
+      refused = true;
+      return false;
+    }
+    if (sniff == Sniff::kJson && buf.size > spill_above) {
+      spilled = true;
+      return true;
     }
   }
   std::memset(buf.data.get() + buf.size, 0, kPadding);
@@ -156,6 +164,68 @@ Result<tree::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capa
   return tree;
 }
 
+// Streams the JSON document whose first bytes are `head` (held by `owner`, may be empty) and
+// whose rest is read from `fd` up to end of file.
+Result<tree::ProfileTree> StreamJson(std::string_view head, std::unique_ptr<char[]> owner, int fd,
+                                     size_t hint, const std::string& name) {
+  tree::ProfileTree tree;
+  int read_errno = 0;
+  const ReadFail fail = ReadJsonStream(head, std::move(owner), fd, hint, tree, read_errno);
+  if (read_errno != 0) return OpenError(name, read_errno);
+  if (fail != ReadFail::kNone) return ReadFailError(fail, name);
+  tree::DcheckPreOrder(tree);
+  return tree;
+}
+
+// Standard input, a pipe, a device: read whole into memory, or, for a JSON document over
+// JsonStreamThreshold(), the bytes read so far and then the rest streamed.
+Result<tree::ProfileTree> ReadSequential(int fd, size_t hint, const std::string& name) {
+  Buffer buf;
+  int err = 0;
+  bool refused = false, spilled = false;
+  const bool ok = ReadAll(fd, hint, buf, err, refused, spilled);
+  if (refused) return ReadFailError(ReadFail::kRead, name);
+  if (!ok) return OpenError(name, err);
+  if (spilled) {
+    const std::string_view head(buf.data.get(), buf.size);
+    return StreamJson(head, std::move(buf.data), fd, hint, name);
+  }
+  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name);
+}
+
+bool StartsLikeMsgpack(int fd) {
+  unsigned char first = 0;
+  return ::pread(fd, &first, 1, 0) == 1 && IsMsgpackArrayMarker(first);
+}
+
+// A regular file of `size` bytes (at open). Common case first: a JSON tree profile streamed
+// through the fast path's small window, never held in memory (json_fast_reader.h). Anything
+// unusual is read again from the start: mapped for simdjson or the MessagePack reader, or,
+// over JsonStreamThreshold() or when it cannot be mapped, streamed.
+Result<tree::ProfileTree> ReadRegular(int fd, size_t size, const std::string& name) {
+  if (JsonFastPathEnabled()) {
+    tree::ProfileTree tree;
+    if (ReadJsonFast(fd, size, tree)) {
+      tree::DcheckPreOrder(tree);
+      return tree;
+    }
+  }
+  if (::lseek(fd, 0, SEEK_SET) != 0) return OpenError(name, errno);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > size)
+    size = static_cast<size_t>(st.st_size);  // it grew while the fast path read it
+  const bool json = !StartsLikeMsgpack(fd);
+  if (json && size > JsonStreamThreshold()) return StreamJson({}, nullptr, fd, size, name);
+  {
+    MappedFile map;
+    // The in-memory fast path would stop where the streamed one did.
+    if (map.Map(fd, size)) return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
+  }
+  // Mapping can fail (address space short, some special file systems).
+  if (json) return StreamJson({}, nullptr, fd, size, name);
+  return ReadSequential(fd, size, name);
+}
+
 }  // namespace
 
 std::string DisplayName(std::string_view path) {
@@ -164,53 +234,22 @@ std::string DisplayName(std::string_view path) {
 
 Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
-  Buffer buf;
+  if (path == "-") return ReadSequential(STDIN_FILENO, 0, name);
+  const std::string p(path);
+  const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return OpenError(name, errno);
+  struct stat st {};
   int err = 0;
-  bool allow_fast = true;
-  bool refused = false;
-  if (path == "-") {
-    if (!ReadAll(STDIN_FILENO, 0, buf, err, refused)) {
-      return refused ? ReadFailError(ReadFail::kRead, name) : OpenError(name, err);
-    }
-  } else {
-    const std::string p(path);
-    const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return OpenError(name, errno);
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-      err = errno;
-    else if (S_ISDIR(st.st_mode))
-      err = EISDIR;
-    const bool regular = err == 0 && S_ISREG(st.st_mode);
-    if (regular && st.st_size > 0) {
-      // Common case first: a JSON tree profile streamed through a small window, never held
-      // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
-      {
-        tree::ProfileTree tree;
-        if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
-          ::close(fd);
-          tree::DcheckPreOrder(tree);
-          return tree;
-        }
-      }
-      allow_fast = false;  // the in-memory fast path would stop at the same place
-      if (::lseek(fd, 0, SEEK_SET) != 0) err = errno;
-    }
-    if (err == 0 && regular && st.st_size > 0) {
-      MappedFile map;
-      if (map.Map(fd, static_cast<size_t>(st.st_size))) {
-        ::close(fd);
-        return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
-      }
-      // Mapping can fail (some special file systems): fall back to read().
-    }
-    const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
-    if (err == 0) ReadAll(fd, hint, buf, err, refused);
-    ::close(fd);
-    if (refused) return ReadFailError(ReadFail::kRead, name);
-    if (err != 0) return OpenError(name, err);
-  }
-  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
+  if (::fstat(fd, &st) != 0)
+    err = errno;
+  else if (S_ISDIR(st.st_mode))
+    err = EISDIR;
+  Result<tree::ProfileTree> r = err != 0 ? Result<tree::ProfileTree>(OpenError(name, err))
+                                : S_ISREG(st.st_mode) && st.st_size > 0
+                                    ? ReadRegular(fd, static_cast<size_t>(st.st_size), name)
+                                    : ReadSequential(fd, 0, name);
+  ::close(fd);
+  return r;
 }
 
 Result<tree::ProfileTree> ParseProfile(std::string_view bytes, std::string_view display_name) {

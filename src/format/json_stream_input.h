@@ -1,0 +1,86 @@
+// The input of the streaming JSON reader (json_stream_reader.cc), as a RapidJSON input
+// stream: bytes already in memory, then the rest of a file descriptor read chunk by chunk, so
+// a document of any size passes through a bounded buffer.
+//
+// Scalars are lifted out of the text: outside strings, a run of token characters starting
+// like a number, NaN or Infinity is kept whole in token() and RapidJSON is shown a single '0'
+// in its place. RapidJSON's own number grammar would refuse values the other JSON paths read
+// the way Python does (1e400 is inf, a 400-digit integer a float) and accept ones they refuse
+// (Inf, -NaN); the handler classifies token() with ClassifyJsonToken instead, the function
+// the simdjson and fast paths use. RapidJSON sees the placeholder exactly where a number may
+// stand, so every lifted run reaches the handler as a RawNumber event or fails the parse.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "format/read_ahead.h"
+
+namespace proton::format {
+
+class JsonStreamInput {
+ public:
+  using Ch = char;  // RapidJSON's stream concept
+
+  // `head` is read first; `owner` (may be null) holds it and is freed once it is consumed.
+  // Then, when `fd` >= 0, the rest of `fd` from its current offset up to end of file.
+  JsonStreamInput(std::string_view head, std::unique_ptr<char[]> owner, int fd);
+  ~JsonStreamInput();
+  JsonStreamInput(const JsonStreamInput&) = delete;
+  JsonStreamInput& operator=(const JsonStreamInput&) = delete;
+
+  // Loads the first byte, after a UTF-8 byte-order mark when `skip_bom`.
+  void Start(bool skip_bom);
+
+  char Peek() const { return cur_; }
+  char Take() {
+    const char c = cur_;
+    if (!at_end_) Step(c);
+    return c;
+  }
+  size_t Tell() const { return taken_; }
+  // Only used with kParseInsituFlag, which the reader does not set.
+  char* PutBegin() { return nullptr; }
+  void Put(char /*c*/) {}
+  void Flush() {}
+  size_t PutEnd(char* /*begin*/) { return 0; }
+
+  // Peek() is the end of the input (or of what could be read), not a byte of it.
+  bool at_end() const { return at_end_; }
+  // errno of a failed read(), 0 if none.
+  int read_error() const { return read_error_; }
+  // A string longer than RapidJSON's 32-bit lengths hold: the input was cut there.
+  bool string_too_long() const { return string_too_long_; }
+  // The scalar the last '0' placeholder stands for.
+  std::string_view token() const { return token_; }
+
+ private:
+  void Step(char taken);
+  void Load();      // cur_ = the byte at p_ (or a placeholder for a lifted scalar)
+  bool Fill();      // p_ == end_: the next bytes; false at end of input or on an error
+  bool ReadMore();  // Fill's reads from fd_
+  void Lift();      // a scalar run starts at p_: into token_, p_ after it
+  void Cut();       // ends the input early
+
+  std::string_view head_;
+  std::unique_ptr<char[]> owner_;
+  bool head_done_ = false;
+  int fd_;
+  std::unique_ptr<ReadAhead> ahead_;  // a regular file
+  std::unique_ptr<char[]> buffer_;    // anything else
+  const char* p_ = nullptr;           // the byte after cur_
+  const char* end_ = nullptr;
+  char cur_ = '\0';
+  bool at_end_ = false;
+  bool in_string_ = false;
+  bool escaped_ = false;  // in a string, after a backslash
+  bool string_too_long_ = false;
+  int read_error_ = 0;
+  size_t string_bytes_ = 0;  // of the current string
+  size_t taken_ = 0;
+  std::string token_;
+};
+
+}  // namespace proton::format
