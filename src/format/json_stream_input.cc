@@ -6,7 +6,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <limits>
 
 namespace proton::format {
 
@@ -16,11 +15,6 @@ namespace {
 // that the read() calls cost nothing next to the parse, small enough to keep out of the
 // resident size.
 constexpr size_t kChunk = size_t{1} << 20;
-// RapidJSON passes string lengths as 32-bit SizeType; a longer string would be truncated.
-constexpr size_t kMaxStringBytes = std::numeric_limits<uint32_t>::max() - 1;
-
-bool StartsScalar(char c) { return (c >= '0' && c <= '9') || c == '-' || c == 'N' || c == 'I'; }
-
 // The characters of a scalar token, as the fast path delimits them (json_fast_reader.cc).
 bool IsTokenChar(char c) {
   return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '-' ||
@@ -107,45 +101,22 @@ void JsonStreamInput::Lift() {
     while (p_ != end_ && IsTokenChar(*p_)) ++p_;
     token_.append(s, static_cast<size_t>(p_ - s));
     // The run may go on in the next chunk; at the end of the input it simply ends.
-    if (p_ != end_ || !Fill()) return;
+    if (p_ != end_ || !Fill()) break;
   }
+  cur_ = '0';
 }
 
-void JsonStreamInput::Load() {
-  if (p_ == end_ && !Fill()) {
-    Cut();
-    return;
+void JsonStreamInput::SkipSpaces() {
+  for (;;) {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+    if (p_ != end_ || !Fill()) break;
   }
-  const char c = *p_;
-  if (!in_string_ && StartsScalar(c)) {
-    Lift();
-    cur_ = '0';
-    return;
-  }
-  cur_ = c;
-  ++p_;
+  cur_ = ' ';
 }
 
-void JsonStreamInput::Step(char taken) {
-  ++taken_;
-  if (in_string_) {
-    if (escaped_) {
-      escaped_ = false;
-    } else if (taken == '\\') {
-      escaped_ = true;
-    } else if (taken == '"') {
-      in_string_ = false;
-    }
-    if (in_string_ && ++string_bytes_ > kMaxStringBytes) {
-      string_too_long_ = true;
-      Cut();  // RapidJSON then fails on the missing closing quote
-      return;
-    }
-  } else if (taken == '"') {
-    in_string_ = true;
-    string_bytes_ = 0;
-  }
-  Load();
+void JsonStreamInput::TooLong() {
+  string_too_long_ = true;
+  Cut();  // RapidJSON then fails on the missing closing quote
 }
 
 }  // namespace proton::format

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -22,6 +23,8 @@ namespace proton::format {
 
 class JsonStreamInput {
  public:
+  // RapidJSON passes string lengths as 32-bit SizeType; a longer string would be truncated.
+  static constexpr size_t kMaxStringBytes = uint32_t{0xFFFFFFFF} - 1;
   using Ch = char;  // RapidJSON's stream concept
 
   // `head` is read first; `owner` (may be null) holds it and is freed once it is consumed.
@@ -57,12 +60,42 @@ class JsonStreamInput {
   std::string_view token() const { return token_; }
 
  private:
-  void Step(char taken);
-  void Load();      // cur_ = the byte at p_ (or a placeholder for a lifted scalar)
-  bool Fill();      // p_ == end_: the next bytes; false at end of input or on an error
-  bool ReadMore();  // Fill's reads from fd_
-  void Lift();      // a scalar run starts at p_: into token_, p_ after it
-  void Cut();       // ends the input early
+  // After `taken` was consumed: string state, then the next byte.
+  void Step(char taken) {
+    ++taken_;
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (taken == '\\') {
+        escaped_ = true;
+      } else if (taken == '"') {
+        in_string_ = false;
+      }
+      if (in_string_ && ++string_bytes_ > kMaxStringBytes) return TooLong();
+    } else if (taken == '"') {
+      in_string_ = true;
+      string_bytes_ = 0;
+    }
+    Load();
+  }
+  // cur_ = the byte at p_; outside strings, a whitespace run becomes one space (RapidJSON
+  // then skips one byte instead of a whole indentation) and a scalar a '0' placeholder.
+  void Load() {
+    if (p_ == end_ && !Fill()) return Cut();
+    const char c = *p_;
+    if (!in_string_) {
+      if (c == ' ' || c == '\n' || c == '\r' || c == '\t') return SkipSpaces();
+      if ((c >= '0' && c <= '9') || c == '-' || c == 'N' || c == 'I') return Lift();
+    }
+    cur_ = c;
+    ++p_;
+  }
+  void SkipSpaces();  // p_ at a whitespace run: past it, cur_ = ' '
+  void TooLong();     // a string longer than kMaxStringBytes: the input ends there
+  bool Fill();        // p_ == end_: the next bytes; false at end of input or on an error
+  bool ReadMore();    // Fill's reads from fd_
+  void Lift();        // a scalar run starts at p_: into token_, p_ after it, cur_ = '0'
+  void Cut();         // ends the input early
 
   std::string_view head_;
   std::unique_ptr<char[]> owner_;
