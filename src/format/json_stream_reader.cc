@@ -8,10 +8,10 @@
 //     otherwise the document cannot be read;
 //   * an object at the top is a Chrome trace as soon as a "traceEvents" key shows up;
 //   * scalars are classified from their text by ClassifyJsonToken (json_stream_input.h);
-//   * more than 2^24 open containers fail, as simdjson's depth limit does.
-// One difference stays: simdjson On-Demand skips values the tree does not use (unknown keys,
-// vector metrics) without checking their scalars, so it accepts a document with, say,
-// `"extra": tru` there; RapidJSON checks every byte and refuses it.
+//   * nesting has no limit but memory (a few bytes a level), as with simdjson On-Demand,
+//     whose depth is a counter it does not check against a maximum.
+// Both check the whole document, values the tree does not use included (json_reader.cc's
+// WellFormed pass), so they refuse the same damaged files.
 #include "format/json_stream_reader.h"
 
 #include <rapidjson/reader.h>
@@ -31,9 +31,6 @@ namespace {
 using tree::NodeId;
 using tree::ProfileTree;
 using tree::ValueType;
-
-// simdjson's maximum depth for documents over 16 MiB (json_reader.cc's max_depth).
-constexpr size_t kMaxOpenContainers = size_t{1} << 24;
 
 // RapidJSON's buffers fail the way std::string does when memory runs out (std::bad_alloc,
 // which the command reports as "out of memory") instead of writing through a null pointer.
@@ -141,7 +138,6 @@ class StreamTreeBuilder {
   ProfileTree& tree_;
   const JsonStreamInput& in_;
   std::vector<Level> stack_;
-  size_t open_ = 0;  // containers open, skipped ones included
   size_t skip_ = 0;  // depth inside a skipped value (0: not skipping)
   bool shape_ = false, chrome_ = false, read_error_ = false, top_object_ = false;
   std::string key_;  // the key of the value being read
@@ -177,7 +173,6 @@ bool StreamTreeBuilder::Key(const char* s, rapidjson::SizeType length, bool) {
 }
 
 bool StreamTreeBuilder::Open(ValueKind kind) {
-  if (++open_ > kMaxOpenContainers) return read_error_ = true, false;
   if (skip_ > 0) return ++skip_, true;
   if (stack_.empty() && !shape_) {  // the document itself
     top_object_ = kind == ValueKind::kObject;
@@ -187,7 +182,6 @@ bool StreamTreeBuilder::Open(ValueKind kind) {
 }
 
 bool StreamTreeBuilder::Close() {
-  --open_;
   if (skip_ > 0) return --skip_, true;
   if (shape_) return true;
   switch (stack_.back().ctx) {
