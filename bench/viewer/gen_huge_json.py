@@ -39,12 +39,9 @@ def scope_text():
     return "\n".join("            " + line for line in text.split("\n"))
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bytes", type=int, required=True)
-    ap.add_argument("out")
-    args = ap.parse_args()
-    head = ('\n[\n    {\n        "children": [\n')
+def write(out, size):
+    """Writes the profile of about `size` bytes to the path `out`; returns (scopes, nodes)."""
+    head = '\n[\n    {\n        "children": [\n'
     tail = ('\n        ],\n        "frame": {\n            "name": "ROOT",\n'
             '            "type": "function"\n        },\n        "metrics": {\n'
             '            "bytes": 0,\n            "count": 0,\n            "flops16": 0,\n'
@@ -57,17 +54,27 @@ def main():
             + '\n        }\n    }\n]\n')
     template = scope_text()
     written = 0
-    with open(args.out, "w", encoding="utf-8") as f:
+    scopes = 0
+    with open(out, "w", encoding="utf-8") as f:
         f.write(head)
         written += len(head)
-        i = 0
-        while written + len(tail) < args.bytes:
-            chunk = ("" if i == 0 else ",\n") + template.replace(PLACEHOLDER, "scope_%d" % i)
+        while written + len(tail) < size:
+            chunk = ("" if scopes == 0 else ",\n") + template.replace(PLACEHOLDER,
+                                                                     "scope_%d" % scopes)
             f.write(chunk)
             written += len(chunk)
-            i += 1
+            scopes += 1
         f.write(tail)
-    print("%s: %d scopes, %d nodes" % (args.out, i, 1 + i * (KERNELS + 1)))
+    return scopes, 1 + scopes * (KERNELS + 1)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bytes", type=int, required=True)
+    ap.add_argument("out")
+    args = ap.parse_args()
+    scopes, nodes = write(args.out, args.bytes)
+    print("%s: %d scopes, %d nodes" % (args.out, scopes, nodes))
 
 
 if __name__ == "__main__":

@@ -132,7 +132,9 @@ TEST(JsonFastReader, AcceptsOrHandsOver) {
 // Streams a document from a temporary file; returns whether the fast path accepted it and,
 // when it did, checks the tree against the simdjson reader's.
 bool CompareStreamed(const std::string& doc, const std::string& what) {
-  const std::string path = testing::TempDir() + "/json_fast_reader_test.json";
+  // Per process: ctest runs the streamed copy of this test (CMakeLists.txt) beside it.
+  const std::string path =
+      testing::TempDir() + "/json_fast_reader_test." + std::to_string(::getpid()) + ".json";
   {
     std::ofstream f(path, std::ios::binary);
     f << doc;

@@ -228,7 +228,8 @@ TEST(JsonStreamReader, SameResultWhateverTheSplit) {
 
 // Numbers, strings and escapes straddling the reader's 1 MiB chunks of a file.
 TEST(JsonStreamReader, TokensAcrossChunks) {
-  const std::string path = testing::TempDir() + "/json_stream_reader_test.json";
+  const std::string path =
+      testing::TempDir() + "/json_stream_reader_test." + std::to_string(::getpid()) + ".json";
   for (size_t shift = 0; shift < 12; ++shift) {
     std::string doc = "\xEF\xBB\xBF[{\"frame\": {\"name\": \"R\"}, \"metrics\": {";
     doc += "\"pad\": \"" + std::string((size_t{1} << 20) - doc.size() - 12 + shift, 'p') + "\", ";

@@ -221,7 +221,8 @@ TEST(ReaderLarge, OverTheStreamThreshold) {
   const std::string vector_doc =
       "\n[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1], \"t\": 1e400}, \"children\": "
       "[{\"metrics\": {\"time (ns)\": 5}, \"frame\": {\"name\": \"k\"}}]}]";
-  const std::string path = testing::TempDir() + "/reader_large_test.json";
+  const std::string path =
+      testing::TempDir() + "/reader_large_test." + std::to_string(::getpid()) + ".json";
   for (const std::string& doc : {fast_doc, vector_doc}) {
     {
       FILE* f = std::fopen(path.c_str(), "wb");

@@ -117,8 +117,7 @@ def test_index_beyond_the_address_space_is_streamed(tmp_path):
     """300 MB with vector metrics: simdjson's index (about 6 bytes a byte) does not fit in
     1 GiB of address space, so the document is streamed instead of refused."""
     path = tmp_path / "p300m.json"
-    sys.argv = ["gen_huge_json.py", "--bytes", str(300 * 1000 * 1000), str(path)]
-    gen_huge_json.main()
+    gen_huge_json.write(str(path), 300 * 1000 * 1000)
     full = run_viewer(["-m", "time/ns", "-d", "1", str(path)], env=env(), timeout=300)
     assert full.returncode == 0, full.stderr[-2000:]
     limited = run_viewer(["-m", "time/ns", "-d", "1", str(path)], env=env(), timeout=300,
