@@ -36,7 +36,6 @@ using tree::ValueType;
 // which the command reports as "out of memory") instead of writing through a null pointer.
 class ThrowingAllocator {
  public:
-  static const bool kNeedFree = true;
   void* Malloc(size_t size) {
     if (size == 0) return nullptr;
     void* p = std::malloc(size);

@@ -106,8 +106,14 @@ TEST(JsonStreamReader, SameResultOnEverySampleFile) {
   EXPECT_GT(read, 50u);
 }
 
+// A literal's bytes, NULs included (its terminating NUL excluded).
+template <size_t kSize>
+std::string WithNuls(const char (&literal)[kSize]) {
+  return std::string(literal, kSize - 1);
+}
+
 const std::vector<std::string>& HandWrittenCases() {
-  static const std::vector<std::string> cases = {
+  static const std::vector<std::string> kCases = {
       // Extensions, defaults, duplicates, every value type.
       "[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"a\": 0, \"b\": 1, \"a\": 5},"
       " \"children\": [{\"frame\": {\"name\": \"k\", \"type\": \"function\"},"
@@ -115,9 +121,9 @@ const std::vector<std::string>& HandWrittenCases() {
       " \"f\": 9223372036854775808, \"g\": -12, \"h\": [1, [2]], \"i\": true, \"j\": \"s\\\"q\","
       " \"k\\u0041\": {\"x\": 1}}}]}]",
       // Numbers Python reads and RapidJSON alone would not, and the reverse.
-      R"([{"frame": {"name": "R"}, "metrics": {"big": 1e400, "tiny": -1e-400, "neg": -0,)"
-      R"( "long": 123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890,)"
-      R"( "e": 1E+2, "f": 0.000001, "m": -9223372036854775808, "o": -9223372036854775809}}])",
+      std::string(R"([{"frame": {"name": "R"}, "metrics": {"big": 1e400, "tiny": -1e-400,)") +
+          R"( "neg": -0, "long": )" + std::string(330, '7') +
+          R"(, "e": 1E+2, "f": 0.000001, "m": -9223372036854775808, "o": -9223372036854775809}}])",
       R"([{"frame": {"name": "R"}, "metrics": {"v": Inf}}])",
       R"([{"frame": {"name": "R"}, "metrics": {"v": -NaN}}])",
       R"([{"frame": {"name": "R"}, "metrics": {"v": -Inf}}])",
@@ -146,9 +152,9 @@ const std::vector<std::string>& HandWrittenCases() {
       "[{\"frame\": {\"name\": \"\xE2\x82\"}}]",
       "[{\"frame\": {\"name\": \"\x80\"}}]",
       "[{\"frame\": {\"name\": \"a\tb\"}}]",
-      std::string("[{\"frame\": {\"name\": \"a\0b\"}}]", 29),
-      std::string("[{\"frame\": {\"name\": \"R\"}}]\0", 27),
-      std::string("[{\"frame\": {\"name\": \"R\"}}] \0 ", 29),
+      WithNuls("[{\"frame\": {\"name\": \"a\0b\"}}]"),
+      WithNuls("[{\"frame\": {\"name\": \"R\"}}]\0"),
+      WithNuls("[{\"frame\": {\"name\": \"R\"}}] \0 "),
       "[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"\\u00e9\": 1, \"a\\u0000b\": 2}}]",
       // Shapes.
       "[]",
@@ -167,8 +173,8 @@ const std::vector<std::string>& HandWrittenCases() {
       "[{\"frame\": {\"name\": \"R\"}, \"metrics\": 1}]",
       "[{\"frame\": {\"name\": \"R\"}, \"children\": {}}]",
       "[{\"frame\": {\"name\": \"R\"}, \"children\": [1]}]",
-      "[{\"frame\": {\"name\": \"R\"}, \"children\": [{\"frame\": {\"name\": \"a\"}}],"
-      " \"children\": [{\"frame\": {\"name\": \"b\"}}]}]",
+      std::string(R"([{"frame": {"name": "R"}, "children": [{"frame": {"name": "a"}}], )") +
+          R"("children": [{"frame": {"name": "b"}}]}])",
       "[{\"frame\": {\"name\": \"R\"}}, {}, {}]",
       "[{\"frame\": {\"name\": \"R\"}}, 1]",
       "[1, 2",
@@ -176,10 +182,11 @@ const std::vector<std::string>& HandWrittenCases() {
       "[{\"x\": 1}, tru]",
       "[{\"frame\": {\"name\": \"R\"}, \"other\": [1, {\"a\": [true, null]}], \"n\": 2}]",
       // Devices.
-      "[{\"frame\": {\"name\": \"R\"}}, {\"CUDA\": {\"0\": {\"arch\": \"90\", \"num_sms\": 132,"
-      " \"bus_width\": 6016, \"clock_rate\": 1.98e6, \"memory_clock_rate\": null, \"x\": [1]},"
-      " \"1\": {\"arch\": 80, \"num_sms\": \"many\"}, \"0\": {\"arch\": true}},"
-      " \"HIP\": {\"0\": {\"arch\": {\"a\": 1}, \"clock_rate\": NaN}}}]",
+      std::string("[{\"frame\": {\"name\": \"R\"}}, {\"CUDA\": {\"0\": {\"arch\": \"90\", ") +
+          "\"num_sms\": 132, \"bus_width\": 6016, \"clock_rate\": 1.98e6, \"memory_clock_rate\": "
+          "null, \"x\": [1]},"
+          " \"1\": {\"arch\": 80, \"num_sms\": \"many\"}, \"0\": {\"arch\": true}},"
+          " \"HIP\": {\"0\": {\"arch\": {\"a\": 1}, \"clock_rate\": NaN}}}]",
       "[{\"frame\": {\"name\": \"R\"}}, {\"CUDA\": []}]",
       "[{\"frame\": {\"name\": \"R\"}}, {\"CUDA\": {\"0\": 1}}]",
       "[{\"frame\": {\"name\": \"R\"}}, []]",
@@ -208,7 +215,7 @@ const std::vector<std::string>& HandWrittenCases() {
       "\"s\"",
       "null",
   };
-  return cases;
+  return kCases;
 }
 
 TEST(JsonStreamReader, SameResultOnEdgeCases) {
