@@ -234,7 +234,14 @@ std::string DisplayName(std::string_view path) {
 
 Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
-  if (path == "-") return ReadSequential(STDIN_FILENO, 0, name);
+  if (path == "-") {
+    // Standard input redirected from a file (`< F`, at its start) reads like the file F.
+    struct stat st {};
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+      return ReadRegular(STDIN_FILENO, static_cast<size_t>(st.st_size), name);
+    return ReadSequential(STDIN_FILENO, 0, name);
+  }
   const std::string p(path);
   const int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return OpenError(name, errno);

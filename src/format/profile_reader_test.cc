@@ -209,10 +209,22 @@ Result<ProfileTree> ReadAsStdin(const std::string& doc) {
   return r;
 }
 
+// Standard input redirected from the file at `path` for the read of "-".
+Result<ProfileTree> ReadStdinFromFile(const std::string& path) {
+  const int saved = ::dup(STDIN_FILENO);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ::dup2(fd, STDIN_FILENO);
+  ::close(fd);
+  Result<ProfileTree> r = ReadProfileFile("-");
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  return r;
+}
+
 // Documents over the stream threshold (simdjson's 4 GiB by default) that the fast path does
 // not read are streamed (json_stream_reader.h). The threshold is lowered so that small
-// documents take that path from a file, a pipe, standard input and memory, with the fast
-// path on and off, and every way must give the tree the default reading gives.
+// documents take that path from a file, a pipe, standard input (a pipe or a file) and memory,
+// with the fast path on and off, and every way must give the tree the default reading gives.
 TEST(ReaderLarge, OverTheStreamThreshold) {
   const std::string fast_doc =
       "\xEF\xBB\xBF[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": "
@@ -238,6 +250,7 @@ TEST(ReaderLarge, OverTheStreamThreshold) {
         SetJsonReadersForTest(threshold, fast);
         Result<ProfileTree> got[] = {
             ReadProfileFile(path), ParseProfile(doc, "F"), ReadAsStdin(doc),
+            ReadStdinFromFile(path),
             ReadThroughPipe(doc, [](int fd) { return "/dev/fd/" + std::to_string(fd); })};
         ResetJsonReadersForTest();
         for (Result<ProfileTree>& r : got) {
