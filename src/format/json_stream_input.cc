@@ -21,6 +21,38 @@ bool IsTokenChar(char c) {
          c == '+' || c == '.';
 }
 
+// UTF-8 validation a byte at a time (Unicode Table 3-7: no overlong forms, no surrogates,
+// nothing above U+10FFFF).
+class Utf8Checker {
+ public:
+  bool Step(unsigned char b) {
+    if (need_ > 0) {
+      if (b < lo_ || b > hi_) return false;
+      lo_ = 0x80, hi_ = 0xBF, --need_;
+      return true;
+    }
+    if (b < 0x80) return true;
+    lo_ = 0x80, hi_ = 0xBF;
+    if (b >= 0xC2 && b <= 0xDF) return need_ = 1, true;
+    if (b >= 0xE0 && b <= 0xEF) {
+      if (b == 0xE0) lo_ = 0xA0;
+      if (b == 0xED) hi_ = 0x9F;
+      return need_ = 2, true;
+    }
+    if (b >= 0xF0 && b <= 0xF4) {
+      if (b == 0xF0) lo_ = 0x90;
+      if (b == 0xF4) hi_ = 0x8F;
+      return need_ = 3, true;
+    }
+    return false;
+  }
+  bool complete() const { return need_ == 0; }
+
+ private:
+  int need_ = 0;
+  unsigned char lo_ = 0x80, hi_ = 0xBF;
+};
+
 }  // namespace
 
 JsonStreamInput::JsonStreamInput(std::string_view head, std::unique_ptr<char[]> owner, int fd)
@@ -104,6 +136,32 @@ void JsonStreamInput::Lift() {
     if (p_ != end_ || !Fill()) break;
   }
   cur_ = '0';
+}
+
+bool JsonStreamInput::RestPassesSimdjsonChecks() {
+  Utf8Checker utf8;
+  char last = '\0';  // the last byte that is not JSON whitespace
+  // cur_ is a byte already loaded, or a placeholder for ASCII bytes already consumed.
+  for (char c = cur_; !at_end_;) {
+    if (!utf8.Step(static_cast<unsigned char>(c))) return false;
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') last = c;
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      } else if (static_cast<unsigned char>(c) < 0x20) {
+        return false;
+      }
+    } else if (c == '"') {
+      in_string_ = true;
+    }
+    if (p_ == end_ && !Fill()) break;
+    c = *p_++;
+  }
+  return utf8.complete() && !in_string_ && read_error_ == 0 && last == '}';
 }
 
 void JsonStreamInput::SkipSpaces() {

@@ -58,6 +58,12 @@ class JsonStreamInput {
   bool string_too_long() const { return string_too_long_; }
   // The scalar the last '0' placeholder stands for.
   std::string_view token() const { return token_; }
+  // Consumes the rest of the input, checking only what simdjson checks over a whole document
+  // before the simdjson reader looks at its first key: valid UTF-8, no control byte inside a
+  // string, no string left open (its first stage), and a root object's last token its
+  // closing brace (On-Demand's check for a truncated root). For a Chrome trace, which both
+  // readers recognise from a key and do not parse further.
+  bool RestPassesSimdjsonChecks();
 
  private:
   // After `taken` was consumed: string state, then the next byte.

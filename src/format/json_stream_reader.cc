@@ -311,6 +311,17 @@ ReadFail StreamTreeBuilder::Outcome(bool parsed) const {
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+// After the traceEvents key that made the document a Chrome trace, what the simdjson reader
+// checks before it says so: the key's colon (On-Demand reads a field as key and colon), and
+// over the rest what it checks before reading any key (json_stream_input.h). The value itself
+// is not looked at, there as here.
+bool ChromeKeyStands(JsonStreamInput& in) {
+  while (IsJsonSpace(in.Peek())) in.Take();
+  if (in.at_end() || in.Peek() != ':') return false;
+  in.Take();
+  return in.RestPassesSimdjsonChecks();
+}
+
 ReadFail Run(JsonStreamInput& in, ProfileTree& tree) {
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseStopWhenDoneFlag |
                               rapidjson::kParseValidateEncodingFlag |
@@ -324,7 +335,8 @@ ReadFail Run(JsonStreamInput& in, ProfileTree& tree) {
     while (IsJsonSpace(in.Peek())) in.Take();
     parsed = in.at_end() && in.read_error() == 0;
   }
-  return builder.Outcome(parsed);
+  const ReadFail fail = builder.Outcome(parsed);
+  return fail == ReadFail::kChrome && !ChromeKeyStands(in) ? ReadFail::kRead : fail;
 }
 
 }  // namespace
