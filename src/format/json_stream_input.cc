@@ -145,18 +145,15 @@ bool JsonStreamInput::RestPassesSimdjsonChecks() {
   for (char c = cur_; !at_end_;) {
     if (!utf8.Step(static_cast<unsigned char>(c))) return false;
     if (c != ' ' && c != '\n' && c != '\r' && c != '\t') last = c;
-    if (in_string_) {
-      if (escaped_) {
-        escaped_ = false;
-      } else if (c == '\\') {
-        escaped_ = true;
-      } else if (c == '"') {
-        in_string_ = false;
-      } else if (static_cast<unsigned char>(c) < 0x20) {
-        return false;
-      }
+    if (in_string_ && static_cast<unsigned char>(c) < 0x20) return false;
+    // simdjson finds escapes before strings: a backslash escapes the next byte inside and
+    // outside strings alike, so an escaped quote never opens or closes one.
+    if (escaped_) {
+      escaped_ = false;
+    } else if (c == '\\') {
+      escaped_ = true;
     } else if (c == '"') {
-      in_string_ = true;
+      in_string_ = !in_string_;
     }
     if (p_ == end_ && !Fill()) break;
     c = *p_++;

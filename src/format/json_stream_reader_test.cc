@@ -204,6 +204,8 @@ const std::vector<std::string>& HandWrittenCases() {
       "{\"traceEvents\": [], \"x\": \"\x01\"}",
       "{\"traceEvents\": [], \"x\": \"open}",
       "{\"traceEvents\": [], \"x\": \"\\\"\"} \x01",
+      "{\"traceEvents\": [1, \\\"], \"x\": 2}",
+      "{\"traceEvents\": [1, \\\"], \"x\": \"2}",
       "{\"a\": {\"traceEvents\": 1}}",
       "{\"a\": 1} x",
       "{\"a\": 1",
