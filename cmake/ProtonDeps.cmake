@@ -1,8 +1,9 @@
 # Finds optional dependencies. The profiler side (core, cupti, launcher, python) needs only the
 # C++ standard library, CUDA headers and Python headers, so it also builds on the GPU machine,
-# which has no Debian -dev packages. The viewer needs simdjson, PCRE2 and libiberty (Debian
-# packages; libiberty's demangler, design.md "Demangling").
+# which has no Debian -dev packages. The viewer needs simdjson, RapidJSON (headers only), PCRE2
+# and libiberty (Debian packages; libiberty's demangler, design.md "Demangling").
 find_package(simdjson QUIET)
+find_package(RapidJSON QUIET CONFIG)  # sets RAPIDJSON_INCLUDE_DIRS, no target
 find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(PCRE2 QUIET IMPORTED_TARGET libpcre2-8)
@@ -16,10 +17,11 @@ find_package(benchmark QUIET)
 find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
 
 set(_viewer_default OFF)
-if(simdjson_FOUND AND PCRE2_FOUND AND PROTON_LIBIBERTY_INCLUDE_DIR AND PROTON_LIBIBERTY_LIBRARY)
+if(simdjson_FOUND AND RapidJSON_FOUND AND PCRE2_FOUND AND PROTON_LIBIBERTY_INCLUDE_DIR
+   AND PROTON_LIBIBERTY_LIBRARY)
   set(_viewer_default ON)
 endif()
-option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, PCRE2, libiberty)"
+option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, RapidJSON, PCRE2, libiberty)"
        ${_viewer_default})
 
 set(_tests_default OFF)

@@ -7,6 +7,7 @@ packages=(
   clang libclang-rt-14-dev           # fuzzers (libFuzzer) and sanitizers
   libsimdjson-dev libpcre2-dev libmsgpack-cxx-dev   # viewer: JSON, regex, MessagePack
   libiberty-dev                                     # viewer: the bounded C++ demangler
+  rapidjson-dev                                     # viewer: JSON over 4 GiB, streamed
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
   python3-pandas                                    # tests of gf.dataframe (proton.viewer)

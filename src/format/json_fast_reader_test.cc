@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "format/json_reader.h"
+#include "format/tree_dump_for_test.h"
 #include "tree/profile_tree.h"
 
 namespace proton::format {
@@ -25,33 +26,6 @@ using tree::NodeId;
 using tree::ProfileTree;
 
 constexpr size_t kPad = 64;
-
-std::string Bits(double d) {
-  uint64_t u;
-  std::memcpy(&u, &d, sizeof u);
-  return std::to_string(u);
-}
-
-// Everything observable of a finalized tree, as text.
-std::string Dump(ProfileTree& t) {
-  t.Finalize();
-  std::ostringstream o;
-  o << t.size() << "\n";
-  for (NodeId n = 0; n < t.size(); ++n)
-    o << t.parent(n) << " " << t.name(n) << "|" << t.type(n) << " " << t.has_metrics(n) << "\n";
-  for (const auto& c : t.columns()) {
-    o << c.key << " " << c.inclusive << " " << static_cast<int>(c.kind) << "\n";
-    for (NodeId n = 0; n < t.size(); ++n)
-      o << static_cast<int>(c.type[n]) << ":" << Bits(c.own[n]) << ":" << c.int_value(n) << ":"
-        << c.str(n) << ":" << (c.inc.empty() ? "" : Bits(c.inc[n])) << " ";
-    o << "\n";
-  }
-  for (const auto& e : t.devices().entries)
-    o << e.device_type << "/" << e.device_index << " " << e.info.arch << e.info.has_arch << " "
-      << Bits(e.info.bus_width) << Bits(e.info.clock_rate) << Bits(e.info.memory_clock_rate)
-      << Bits(e.info.num_sms) << "\n";
-  return o.str();
-}
 
 // Returns whether the fast path accepted `doc`; when it did, checks the trees are equal.
 bool Compare(const std::string& doc, const std::string& what) {
@@ -158,7 +132,9 @@ TEST(JsonFastReader, AcceptsOrHandsOver) {
 // Streams a document from a temporary file; returns whether the fast path accepted it and,
 // when it did, checks the tree against the simdjson reader's.
 bool CompareStreamed(const std::string& doc, const std::string& what) {
-  const std::string path = testing::TempDir() + "/json_fast_reader_test.json";
+  // Per process: ctest runs the streamed copy of this test (CMakeLists.txt) beside it.
+  const std::string path =
+      testing::TempDir() + "/json_fast_reader_test." + std::to_string(::getpid()) + ".json";
   {
     std::ofstream f(path, std::ios::binary);
     f << doc;

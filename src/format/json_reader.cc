@@ -12,11 +12,13 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <vector>
 
 #include "format/json_fast_reader.h"
+#include "format/json_stream_reader.h"
 #include "format/reader_common.h"
 
 namespace proton::format {
@@ -457,24 +459,30 @@ NextElement NextValue(OpenContainer& open, od::value& value) {
   return NextElement::kValue;
 }
 
-// Whether the document is well-formed JSON (with the NaN/Infinity extension), walked with an
-// explicit stack. Only used to decide between "not a tree profile" and "cannot read" after
-// a shape error, so that a truncated file is always reported as unreadable.
-bool WellFormed(od::document& doc) {
+// Whether `value` is well-formed JSON (with the NaN/Infinity extension), walked with an
+// explicit stack. On-Demand skips what the tree does not use without looking at its scalars
+// (`[1!]` as a vector metric), so the readers check the whole document with it once they are
+// done: a damaged file is refused as unreadable, never read in part, and the same documents
+// are refused as by the fast path and the streaming reader, which check every byte.
+bool WellFormedValue(od::value value) {
   std::vector<OpenContainer> stack;
-  od::value root;
-  if (doc.get_value().get(root)) return false;
-  if (!EnterValue(root, stack)) return false;
+  if (!EnterValue(value, stack)) return false;
   while (!stack.empty()) {
-    od::value value;
-    switch (NextValue(stack.back(), value)) {
+    od::value next;
+    switch (NextValue(stack.back(), next)) {
       case NextElement::kEnd: stack.pop_back(); continue;
       case NextElement::kError: return false;
       case NextElement::kValue: break;
     }
-    if (!EnterValue(value, stack)) return false;
+    if (!EnterValue(next, stack)) return false;
   }
-  return AtEnd(doc);
+  return true;
+}
+
+bool WellFormed(od::document& doc) {
+  od::value root;
+  if (doc.get_value().get(root)) return false;
+  return WellFormedValue(root) && AtEnd(doc);
 }
 
 ReadFail ChromeOrShape(od::document& doc) {
@@ -487,21 +495,47 @@ ReadFail ChromeOrShape(od::document& doc) {
     std::string_view key;
     if (f.unescaped_key().get(key)) return ReadFail::kRead;
     if (key == "traceEvents") return ReadFail::kChrome;
+    if (!WellFormedValue(f.value())) return ReadFail::kRead;
   }
   return AtEnd(doc) ? ReadFail::kShape : ReadFail::kRead;
 }
 
 // Below simdjson's maximum by the padding, which it counts in the document's capacity.
-constexpr size_t kDefaultGeneralLimit =
+constexpr size_t kDefaultStreamThreshold =
     simdjson::SIMDJSON_MAXSIZE_BYTES - simdjson::SIMDJSON_PADDING;
-std::atomic<size_t> general_limit{kDefaultGeneralLimit};
+
+size_t ThresholdFromEnvironment() {
+  const char* v = std::getenv("PROTON_JSON_STREAM_ABOVE");
+  if (v == nullptr || *v == '\0') return kDefaultStreamThreshold;
+  size_t bytes = 0;
+  const char* end = v + std::strlen(v);
+  const auto [p, ec] = std::from_chars(v, end, bytes);
+  if (ec != std::errc() || p != end) return kDefaultStreamThreshold;  // not a number: ignored
+  return std::min(bytes, kDefaultStreamThreshold);
+}
+
+bool FastPathFromEnvironment() {
+  const char* v = std::getenv("PROTON_JSON_FAST_PATH");
+  return v == nullptr || std::strcmp(v, "0") != 0;
+}
+
+std::atomic<size_t> g_stream_threshold{ThresholdFromEnvironment()};
+std::atomic<bool> g_fast_path{FastPathFromEnvironment()};
 
 }  // namespace
 
-size_t JsonGeneralReaderLimit() { return general_limit.load(std::memory_order_relaxed); }
+size_t JsonStreamThreshold() { return g_stream_threshold.load(std::memory_order_relaxed); }
 
-void SetJsonGeneralReaderLimitForTest(size_t bytes) {
-  general_limit.store(bytes == 0 ? kDefaultGeneralLimit : bytes, std::memory_order_relaxed);
+bool JsonFastPathEnabled() { return g_fast_path.load(std::memory_order_relaxed); }
+
+void SetJsonReadersForTest(size_t stream_threshold, bool fast_path) {
+  g_stream_threshold.store(std::min(stream_threshold, kDefaultStreamThreshold),
+                           std::memory_order_relaxed);
+  g_fast_path.store(fast_path, std::memory_order_relaxed);
+}
+
+void ResetJsonReadersForTest() {
+  SetJsonReadersForTest(ThresholdFromEnvironment(), FastPathFromEnvironment());
 }
 
 ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& tree,
@@ -514,15 +548,17 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
   // A node takes at least ~21 bytes of JSON, Proton's pretty-printed ones ~1 KB: reserve for
   // compact files; the untouched rest of the reservation costs no memory.
   const size_t reserve_nodes = size / 64 + 16, reserve_names = size / 16 + 64;
-  if (allow_fast && !object && data[size] == '\0') {
+  if (allow_fast && JsonFastPathEnabled() && !object && data[size] == '\0') {
     tree.Reserve(reserve_nodes, reserve_names);
     if (ParseJsonFast(data, size, tree)) return ReadFail::kNone;
     tree = ProfileTree();  // the simdjson reader below decides every unusual document
   }
-  if (size > JsonGeneralReaderLimit()) return ReadFail::kTooLarge;
+  const std::string_view text(data, size);
+  if (size > JsonStreamThreshold()) return ParseJsonStream(text, tree);
   od::parser parser;
   const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
-  if (parser.allocate(size, max_depth)) return ReadFail::kRead;
+  // simdjson's index takes about 6 bytes per byte of input; without them, stream.
+  if (parser.allocate(size, max_depth)) return ParseJsonStream(text, tree);
   od::document doc;
   if (parser.iterate(data, size, capacity).get(doc)) return ReadFail::kRead;
   if (object) return ChromeOrShape(doc);
@@ -532,7 +568,7 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
     JsonTreeReader reader(tree);
     r = reader.Run(doc);
   }
-  if (r == ReadFail::kShape) {
+  if (r == ReadFail::kShape || r == ReadFail::kNone) {
     od::document again;
     if (parser.iterate(data, size, capacity).get(again) || !WellFormed(again))
       return ReadFail::kRead;

@@ -15,6 +15,7 @@
 
 #include "format/json_fast_reader.h"
 #include "format/json_reader.h"
+#include "format/json_stream_reader.h"
 #include "format/msgpack_reader.h"
 #include "tree/tree_invariants.h"
 #include "util/out_of_memory.h"
@@ -70,13 +71,17 @@ constexpr int kFifoWriterWaitMs = 10000;
 constexpr int kFifoPollMs = 100;
 
 // Why ReadAll stopped early: `refused` when the first bytes rule out both formats, `no_writer`
-// when a FIFO had no writer within kFifoWriterWaitMs, else `err` (an errno).
+// when a FIFO had no writer within kFifoWriterWaitMs, else `err` (an errno). `spilled`: it
+// stopped with success once a JSON document grew past JsonStreamThreshold(), for the caller
+// to stream the rest.
 struct ReadOutcome {
   int err = 0;
   bool refused = false;
   bool no_writer = false;
+  bool spilled = false;
 };
 
+// Doubles the buffer's capacity, keeping its bytes.
 bool Grow(Buffer& buf) {
   const size_t cap = buf.capacity * 2;
   std::unique_ptr<char[]> bigger(new (std::nothrow) char[cap]);
@@ -120,9 +125,11 @@ ssize_t ReadSome(int fd, Buffer& buf, bool& writer_seen, int& waited_ms, ReadOut
 
 // Reads everything from fd; `hint` is the expected size (0 when unknown). Stops early, with
 // `refused` set, as soon as the first bytes rule out both formats: /dev/zero or a stream of
-// random bytes would otherwise be read until memory runs out.
+// random bytes would otherwise be read until memory runs out. Stops early too, with
+// `spilled` set, once a JSON document grows past JsonStreamThreshold().
 bool ReadAll(int fd, size_t hint, bool fifo, Buffer& buf, ReadOutcome& out) {
-  bool known = false;
+  Sniff sniff = Sniff::kMore;
+  const size_t spill_above = JsonStreamThreshold();
   bool writer_seen = !fifo;
   int waited_ms = 0;
   buf.capacity = hint + kPadding + (hint == 0 ? 1 << 16 : 1);
@@ -140,13 +147,14 @@ bool ReadAll(int fd, size_t hint, bool fifo, Buffer& buf, ReadOutcome& out) {
     if (got < 0) return false;
     if (got == 0) break;
     buf.size += static_cast<size_t>(got);
-    if (!known) {
-      const Sniff sniff = SniffFormat(buf.data.get(), buf.size);
-      if (sniff == Sniff::kNeither) {
-        out.refused = true;
-        return false;
-      }
-      known = sniff != Sniff::kMore;
+    if (sniff == Sniff::kMore) sniff = SniffFormat(buf.data.get(), buf.size);
+    if (sniff == Sniff::kNeither) {
+      out.refused = true;
+      return false;
+    }
+    if (sniff == Sniff::kJson && buf.size > spill_above) {
+      out.spilled = true;
+      return true;
     }
   }
   std::memset(buf.data.get() + buf.size, 0, kPadding);
@@ -213,6 +221,68 @@ Result<tree::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capa
   return tree;
 }
 
+// Streams the JSON document whose first bytes are `head` (held by `owner`, may be empty) and
+// whose rest is read from `fd` up to end of file.
+Result<tree::ProfileTree> StreamJson(std::string_view head, std::unique_ptr<char[]> owner, int fd,
+                                     size_t hint, const std::string& name) {
+  tree::ProfileTree tree;
+  int read_errno = 0;
+  const ReadFail fail = ReadJsonStream(head, std::move(owner), fd, hint, tree, read_errno);
+  if (read_errno != 0) return OpenError(name, read_errno);
+  if (fail != ReadFail::kNone) return ReadFailError(fail, name);
+  tree::DcheckPreOrder(tree);
+  return tree;
+}
+
+// Standard input, a pipe, a FIFO, a device: read whole into memory, or, for a JSON document
+// over JsonStreamThreshold(), the bytes read so far and then the rest streamed.
+Result<tree::ProfileTree> ReadSequential(int fd, size_t hint, bool fifo, const std::string& name) {
+  Buffer buf;
+  ReadOutcome outcome;
+  if (!ReadAll(fd, hint, fifo, buf, outcome)) return ReadAllError(name, outcome);
+  if (outcome.spilled) {
+    // The writer is there by now: the streaming reader's plain read() may block again.
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    const std::string_view head(buf.data.get(), buf.size);
+    return StreamJson(head, std::move(buf.data), fd, hint, name);
+  }
+  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name);
+}
+
+bool StartsLikeMsgpack(int fd) {
+  unsigned char first = 0;
+  return ::pread(fd, &first, 1, 0) == 1 && IsMsgpackArrayMarker(first);
+}
+
+// A regular file of `size` bytes (at open). Common case first: a JSON tree profile streamed
+// through the fast path's small window, never held in memory (json_fast_reader.h). Anything
+// unusual is read again from the start: mapped for simdjson or the MessagePack reader, or,
+// over JsonStreamThreshold() or when it cannot be mapped, streamed.
+Result<tree::ProfileTree> ReadRegular(int fd, size_t size, const std::string& name) {
+  if (JsonFastPathEnabled()) {
+    tree::ProfileTree tree;
+    if (ReadJsonFast(fd, size, tree)) {
+      tree::DcheckPreOrder(tree);
+      return tree;
+    }
+  }
+  if (::lseek(fd, 0, SEEK_SET) != 0) return OpenError(name, errno);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > size)
+    size = static_cast<size_t>(st.st_size);  // it grew while the fast path read it
+  const bool json = !StartsLikeMsgpack(fd);
+  if (json && size > JsonStreamThreshold()) return StreamJson({}, nullptr, fd, size, name);
+  {
+    MappedFile map;
+    // The in-memory fast path would stop where the streamed one did.
+    if (map.Map(fd, size)) return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
+  }
+  // Mapping can fail (address space short, some special file systems).
+  if (json) return StreamJson({}, nullptr, fd, size, name);
+  return ReadSequential(fd, size, /*fifo=*/false, name);
+}
+
 }  // namespace
 
 std::string DisplayName(std::string_view path) {
@@ -230,50 +300,25 @@ Status CheckInput(std::string_view path) {
 }
 
 Result<tree::ProfileTree> ReadProfileFd(int fd, std::string_view name) {
-  Buffer buf;
-  int err = 0;
-  bool allow_fast = true;
-  ReadOutcome outcome;
+  const std::string display(name);
   struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    err = errno;
-  else if (S_ISDIR(st.st_mode))
-    err = EISDIR;
-  const bool regular = err == 0 && S_ISREG(st.st_mode);
-  if (regular && st.st_size > 0) {
-    // Common case first: a JSON tree profile streamed through a small window, never held
-    // in memory (json_fast_reader.h). Anything unusual is read again from the start below.
-    {
-      tree::ProfileTree tree;
-      if (ReadJsonFast(fd, static_cast<size_t>(st.st_size), tree)) {
-        tree::DcheckPreOrder(tree);
-        return tree;
-      }
-    }
-    allow_fast = false;  // the in-memory fast path would stop at the same place
-    if (::lseek(fd, 0, SEEK_SET) != 0) err = errno;
+  if (::fstat(fd, &st) != 0) return OpenError(display, errno);
+  if (S_ISDIR(st.st_mode)) return OpenError(display, EISDIR);
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    return ReadRegular(fd, static_cast<size_t>(st.st_size), display);
   }
-  if (err == 0 && regular && st.st_size > 0) {
-    MappedFile map;
-    if (map.Map(fd, static_cast<size_t>(st.st_size))) {
-      return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
-    }
-    // Mapping can fail (some special file systems): fall back to read().
-  }
-  const size_t hint = regular ? static_cast<size_t>(st.st_size) : 0;
-  const bool read = err == 0 && ReadAll(fd, hint, S_ISFIFO(st.st_mode), buf, outcome);
-  if (err != 0) return OpenError(name, err);
-  if (!read) return ReadAllError(name, outcome);
-  return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, allow_fast);
+  return ReadSequential(fd, 0, S_ISFIFO(st.st_mode), display);
 }
 
 Result<tree::ProfileTree> ReadProfileFile(std::string_view path) {
   const std::string name = DisplayName(path);
   if (path == "-") {
-    Buffer buf;
-    ReadOutcome outcome;
-    if (!ReadAll(STDIN_FILENO, 0, false, buf, outcome)) return ReadAllError(name, outcome);
-    return ParseBuffer(buf.data.get(), buf.size, buf.capacity, name, true);
+    // Standard input redirected from a file (`< F`, at its start) reads like the file F.
+    struct stat st {};
+    if (::fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0)
+      return ReadRegular(STDIN_FILENO, static_cast<size_t>(st.st_size), name);
+    return ReadSequential(STDIN_FILENO, 0, /*fifo=*/false, name);
   }
   const std::string p(path);
   // O_NONBLOCK: opening a FIFO must not wait for its writer without a bound (ReadSome).

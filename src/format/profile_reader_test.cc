@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "format/json_reader.h"
+#include "format/tree_dump_for_test.h"
 #include "tree/profile_tree.h"
 
 namespace proton::format {
@@ -176,41 +177,102 @@ TEST(ReaderErrors, EndlessInputIsRefusedFromItsFirstBytes) {
   EXPECT_NE(message.find("not a JSON or MessagePack profile"), std::string::npos) << message;
 }
 
-// Documents over simdjson's 4 GiB go through the fast path alone; the limit is lowered so
-// that small files take that path. Escaped and non-ASCII names must read there, and a form
-// only the general reader handles gets its own message.
-TEST(ReaderLarge, OverTheGeneralReaderLimit) {
-  const std::string doc =
-      "[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": [\n"
+// Writes `doc` into a pipe from a thread and reads it with ReadProfileFile(path_of(fd)).
+template <typename PathOf>
+Result<ProfileTree> ReadThroughPipe(const std::string& doc, PathOf path_of) {
+  std::signal(SIGPIPE, SIG_IGN);
+  int fds[2];
+  EXPECT_EQ(::pipe(fds), 0);
+  std::thread writer([&] {
+    for (size_t at = 0; at < doc.size();) {
+      const ssize_t n = ::write(fds[1], doc.data() + at, doc.size() - at);
+      if (n <= 0) break;
+      at += static_cast<size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  Result<ProfileTree> r = ReadProfileFile(path_of(fds[0]));
+  ::close(fds[0]);
+  writer.join();
+  return r;
+}
+
+// Standard input replaced by the pipe for the read of "-".
+Result<ProfileTree> ReadAsStdin(const std::string& doc) {
+  const int saved = ::dup(STDIN_FILENO);
+  Result<ProfileTree> r = ReadThroughPipe(doc, [](int fd) {
+    ::dup2(fd, STDIN_FILENO);
+    return std::string("-");
+  });
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  return r;
+}
+
+// Standard input redirected from the file at `path` for the read of "-".
+Result<ProfileTree> ReadStdinFromFile(const std::string& path) {
+  const int saved = ::dup(STDIN_FILENO);
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ::dup2(fd, STDIN_FILENO);
+  ::close(fd);
+  Result<ProfileTree> r = ReadProfileFile("-");
+  ::dup2(saved, STDIN_FILENO);
+  ::close(saved);
+  return r;
+}
+
+// Documents over the stream threshold (simdjson's 4 GiB by default) that the fast path does
+// not read are streamed (json_stream_reader.h). The threshold is lowered so that small
+// documents take that path from a file, a pipe, standard input (a pipe or a file) and memory,
+// with the fast path on and off, and every way must give the tree the default reading gives.
+TEST(ReaderLarge, OverTheStreamThreshold) {
+  const std::string fast_doc =
+      "\xEF\xBB\xBF[{\"frame\": {\"name\": \"ROOT\"}, \"metrics\": {\"count\": 0}, \"children\": "
+      "[\n"
       "  {\"frame\": {\"name\": \"k\\\"q\\u00e9\xE2\x82\xAC\"}, \"metrics\": {\"count\": 2}}]}]\n";
-  const std::string path = testing::TempDir() + "/reader_large_test.json";
-  {
-    FILE* f = std::fopen(path.c_str(), "wb");
-    ASSERT_NE(f, nullptr);
-    std::fwrite(doc.data(), 1, doc.size(), f);
-    std::fclose(f);
+  const std::string vector_doc =
+      "\n[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1], \"t\": 1e400}, \"children\": "
+      "[{\"metrics\": {\"time (ns)\": 5}, \"frame\": {\"name\": \"k\"}}]}]";
+  const std::string path =
+      testing::TempDir() + "/reader_large_test." + std::to_string(::getpid()) + ".json";
+  for (const std::string& doc : {fast_doc, vector_doc}) {
+    {
+      FILE* f = std::fopen(path.c_str(), "wb");
+      ASSERT_NE(f, nullptr);
+      std::fwrite(doc.data(), 1, doc.size(), f);
+      std::fclose(f);
+    }
+    Result<ProfileTree> expected = ReadProfileFile(path);
+    ASSERT_TRUE(expected.ok()) << Message(expected);
+    const std::string want = Dump(*expected);
+    for (const bool fast : {true, false}) {
+      for (const size_t threshold : {size_t{0}, size_t{16}}) {
+        SetJsonReadersForTest(threshold, fast);
+        Result<ProfileTree> got[] = {
+            ReadProfileFile(path), ParseProfile(doc, "F"), ReadAsStdin(doc),
+            ReadStdinFromFile(path),
+            ReadThroughPipe(doc, [](int fd) { return "/dev/fd/" + std::to_string(fd); })};
+        ResetJsonReadersForTest();
+        for (Result<ProfileTree>& r : got) {
+          ASSERT_TRUE(r.ok()) << Message(r) << " fast " << fast << " threshold " << threshold;
+          EXPECT_EQ(Dump(*r), want) << doc;
+        }
+      }
+    }
   }
-  SetJsonGeneralReaderLimitForTest(16);
-  Result<ProfileTree> from_file = ReadProfileFile(path);
-  Result<ProfileTree> in_memory = ParseProfile(doc, "F");
-  Result<ProfileTree> vector_metric =
-      ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F");
-  Result<ProfileTree> chrome = ParseProfile("{\"traceEvents\": []}", "F");
-  SetJsonGeneralReaderLimitForTest(0);
   std::remove(path.c_str());
-  for (Result<ProfileTree>* r : {&from_file, &in_memory}) {
-    ASSERT_TRUE(r->ok()) << r->status().message();
-    ASSERT_EQ((*r)->size(), 2u);
-    EXPECT_EQ((*r)->name(1), "k\"q\xC3\xA9\xE2\x82\xAC");
-  }
-  const std::string too_large =
-      "cannot read 'F': a JSON profile over 4 GiB must be in the layout Proton writes "
-      "(or use MessagePack)";
-  EXPECT_EQ(Message(vector_metric), too_large);
-  EXPECT_EQ(Message(chrome), too_large);
-  // Under the limit again, the general reader takes the vector metric.
-  EXPECT_TRUE(
-      ParseProfile("[{\"frame\": {\"name\": \"R\"}, \"metrics\": {\"v\": [1]}}]", "F").ok());
+  SetJsonReadersForTest(16, true);
+  Result<ProfileTree> chrome = ParseProfile("{\"traceEvents\": []}", "F");
+  Result<ProfileTree> piped_chrome =
+      ReadAsStdin("{\"traceEvents\": [" + std::string(100, ' ') + "]}");
+  Result<ProfileTree> cut = ReadAsStdin(vector_doc.substr(0, vector_doc.size() - 1));
+  Result<ProfileTree> msgpack =
+      ReadAsStdin(std::string("\x91\x81\xa5") + "frame\x81\xa4" + "name\xa1" + "R");
+  ResetJsonReadersForTest();
+  EXPECT_EQ(Message(chrome), "'F' is a Chrome trace, not a Proton tree profile");
+  EXPECT_EQ(Message(piped_chrome), "'<stdin>' is a Chrome trace, not a Proton tree profile");
+  EXPECT_EQ(Message(cut), "cannot read '<stdin>': not a JSON or MessagePack profile");
+  EXPECT_TRUE(msgpack.ok()) << Message(msgpack);
 }
 
 TEST(ReaderJson, ExtensionsDefaultsAndNumbers) {

@@ -51,11 +51,13 @@ bool ReadAhead::Fill(int index) {
   char* data = Data(b);
   size_t have = 0;
   bool eof = false, error = false;
+  int error_number = 0;
   while (have < chunk_) {
     const ssize_t got = ::read(fd_, data + have, chunk_ - have);
     if (got < 0) {
       if (errno == EINTR) continue;
       error = true;
+      error_number = errno;
       break;
     }
     if (got == 0) {
@@ -70,6 +72,7 @@ bool ReadAhead::Fill(int index) {
     b.size = have;
     b.eof = eof;
     b.error = error;
+    b.error_number = error_number;
     b.filled = true;
     next_fill_ = 1 - index;
     finished_ = eof || error;
@@ -103,6 +106,7 @@ ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
   span.end = data + b.size;
   span.eof = b.eof;
   span.error = b.error;
+  span.error_number = b.error_number;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     b.filled = false;

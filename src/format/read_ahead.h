@@ -30,6 +30,7 @@ class ReadAhead {
     const char* end = nullptr;    // *end == '\0'
     bool eof = false;             // the chunk is the last (possibly empty) one
     bool error = false;           // read() failed; nothing else is valid
+    int error_number = 0;         // read()'s errno when `error`
   };
   // The next chunk, preceded by a copy of [rest, rest + left) (left <= headroom: the bytes of
   // the current chunk not consumed yet, which may point into it). The current chunk's buffer
@@ -44,6 +45,7 @@ class ReadAhead {
     bool filled = false;  // read by the thread, not yet taken by the consumer
     bool eof = false;
     bool error = false;
+    int error_number = 0;
   };
   void Run();
   // Reads the next chunk into buffers_[index]; false after the last chunk or an error.

@@ -63,13 +63,6 @@ Error ReadFailError(ReadFail fail, std::string_view display_name) {
     case ReadFail::kShape:
       m.append("'").append(display_name).append("' is not a Proton tree profile");
       break;
-    case ReadFail::kTooLarge:
-      m.append("cannot read '")
-          .append(display_name)
-          .append(
-              "': a JSON profile over 4 GiB must be in the layout Proton writes "
-              "(or use MessagePack)");
-      break;
   }
   return Status::Error(std::move(m));
 }

@@ -11,9 +11,8 @@
 
 namespace proton::format {
 
-// Why a document was rejected; the message is chosen by ReadFailError. kTooLarge: a JSON
-// document over the general reader's limit (json_reader.h) that the fast path cannot read.
-enum class ReadFail { kNone, kRead, kShape, kChrome, kTooLarge };
+// Why a document was rejected; the message is chosen by ReadFailError.
+enum class ReadFail { kNone, kRead, kShape, kChrome };
 
 #define PROTON_READ_TRY(expr)                                               \
   do {                                                                      \
