@@ -278,6 +278,8 @@ class ProfileTree {
 // are computed over the surviving nodes only, inclusive sums computed.
 // Error when the root is removed: "'<display_name>' contains no profile data".
 Status PrepareProfile(ProfileTree& tree, std::string_view display_name);
+// Whether `status` is PrepareProfile's "contains no profile data" for `display_name`.
+bool IsNoProfileData(const Status& status, std::string_view display_name);
 
 // ---- Filters (§5.3, §12). `matched` has one byte per node (nonzero = in M). The kept set
 // always contains the ancestors of its members; an empty result means the root is not kept.

@@ -17,14 +17,24 @@ bool IsLaunchMetadata(std::string_view name) {
 
 }  // namespace
 
+namespace {
+
+Status NoProfileData(std::string_view display_name) {
+  // Built with append: g++ 12 -O3 warns falsely (-Wrestrict) on "'" + std::string(...).
+  std::string msg = "'";
+  msg.append(display_name).append("' contains no profile data");
+  return Status::Error(std::move(msg));
+}
+
+}  // namespace
+
+bool IsNoProfileData(const Status& status, std::string_view display_name) {
+  return !status.ok() && status.message() == NoProfileData(display_name).message();
+}
+
 Status PrepareProfile(ProfileTree& tree, std::string_view display_name) {
   const size_t n_nodes = tree.size();
-  auto no_data = [&] {
-    // Built with append: g++ 12 -O3 warns falsely (-Wrestrict) on "'" + std::string(...).
-    std::string msg = "'";
-    msg.append(display_name).append("' contains no profile data");
-    return Status::Error(std::move(msg));
-  };
+  auto no_data = [&] { return NoProfileData(display_name); };
   if (n_nodes == 0) return no_data();
   // Rule 1, top-down: a launch-metadata frame and everything below it.
   std::vector<uint8_t> keep(n_nodes, 1);

@@ -25,23 +25,36 @@ namespace {
 // What a loading thread hands over: the file as read, what it must agree on with the others,
 // and for stats its columns after derivation and -i/-e, or the error that preparing them
 // gave. That error is reported after the source check, as when reading one file at a time.
+// `empty`: a valid profile with no data (the part of a phase that recorded nothing, a rank
+// that ran none of the frames): it holds no frame of the union, agrees with every other file
+// and adds nothing (viewer.md §11.11).
 struct LoadedFile {
   ProfileTree tree;
   std::string display_name;
   Source source;
   Status prepared;
   std::vector<ColumnRef> columns;
+  bool empty = false;
 };
+
+Result<LoadedFile> ReadFile(const std::string& path) {
+  LoadedFile file;
+  file.display_name = format::DisplayName(path);
+  PROTON_ASSIGN_OR_RETURN(file.tree, format::ReadProfileFile(path));
+  const Status prepared = PrepareProfile(file.tree, file.display_name);
+  if (IsNoProfileData(prepared, file.display_name)) {
+    file.empty = true;
+    file.tree = ProfileTree();
+    return file;
+  }
+  PROTON_RETURN_IF_ERROR(prepared);
+  file.source = DescribeSource(file.tree, file.display_name);
+  return file;
+}
 
 Result<LoadedFile> LoadFile(const std::string& path) {
   return CatchOutOfMemory("reading " + Quoted(format::DisplayName(path)),
-                          [&]() -> Result<LoadedFile> {
-                            LoadedFile file;
-                            file.display_name = format::DisplayName(path);
-                            PROTON_ASSIGN_OR_RETURN(file.tree, format::LoadProfile(path));
-                            file.source = DescribeSource(file.tree, file.display_name);
-                            return file;
-                          });
+                          [&] { return ReadFile(path); });
 }
 
 // Derived per file, filtered by -i/-e (the threshold applies to the merged values).
@@ -68,6 +81,7 @@ Status ForEachFile(const ViewerArgs& args, const std::function<Status(LoadedFile
       args.files.size(), threads, threads + 1,
       [&](size_t i) -> Result<LoadedFile> {
         PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(args.files[i]));
+        if (file.empty) return file;
         file.prepared = CatchOutOfMemory("processing " + Quoted(file.display_name),
                                          [&] { return prepare(file); });
         return file;
@@ -122,6 +136,7 @@ void GatherBlock(const MergeStore& store, size_t c, NodeId begin, NodeId end,
   const size_t files = store.files.size();
   std::fill(count.begin(), count.end(), 0);
   for (size_t f = 0; f < files; ++f) {
+    if (c >= store.values[f].size()) continue;  // a file with no data holds no frame
     const std::vector<double>& values = store.values[f][c];
     const NodeId stop = std::min<NodeId>(end, static_cast<NodeId>(values.size()));
     for (NodeId u = begin; u < stop; ++u) {
@@ -218,13 +233,21 @@ Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
   DeviceTable devices;
   const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, args); };
   const auto add = [&](LoadedFile& file) -> Status {
-    PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
+    if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
     out.store.files.push_back(file.display_name);
     AddDevices(devices, file.tree.devices(), out.file_devices.emplace_back());
+    if (file.empty) {
+      out.store.holds.emplace_back();
+      out.store.values.emplace_back();
+      return Status();
+    }
     return AddStatsFile(file, merged, out.store, columns);
   };
   PROTON_RETURN_IF_ERROR(ForEachFile(args, prepare, add));
+  if (columns.empty()) {  // every file was empty
+    return Status::Error(Quoted(MergeDisplayName(args.files.size())) + " contains no profile data");
+  }
   const UnionStats stats = ComputeUnionStats(out.store, columns.size(), merged.size());
   PROTON_ASSIGN_OR_RETURN(out.tree, BuildStatsTree(merged, stats, args, out.union_of));
   FillStatsColumns(stats, columns, out.union_of, out.in);
@@ -244,10 +267,14 @@ Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
     return Status();
   };
   const auto add = [&](LoadedFile& file) -> Status {
+    files.push_back(file.display_name);
+    if (file.empty) {
+      file_devices.emplace_back();
+      return Status();
+    }
     PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     const std::vector<NodeId> union_id = merged.Map(file.tree);  // before merged.size()
     sum.Add(file.tree, union_id, merged.size());
-    files.push_back(file.display_name);
     AddDevices(devices, file.tree.devices(), file_devices.emplace_back());
     return Status();
   };

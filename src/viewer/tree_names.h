@@ -16,6 +16,7 @@ using tree::DiffUnion;
 using tree::ExtraColumn;
 using tree::FilterKind;
 using tree::ForEachSortedPreOrder;
+using tree::IsNoProfileData;
 using tree::KeptNodes;
 using tree::kMissing;
 using tree::kNoNode;

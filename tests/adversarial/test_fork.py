@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from conftest import PYTHON, PYTHON_DIR, clean_env, run_launcher
+from conftest import PYTHON, PYTHON_DIR, clean_env, run_launcher, run_viewer
 
 FAKE_DIR = os.environ.get("PROTON_TEST_FAKE_CUDA_DIR", "")
 FAKE_APP = os.environ.get("PROTON_TEST_FAKE_CUDA_APP", "")
@@ -130,6 +130,10 @@ def test_periodic_flushing_writes_no_empty_final_part(tmp_path):
     parts = [f for f in outputs(tmp_path, "run") if ".part_" in f and ".pid" not in f]
     assert sorted(parts) == sorted("run.part_%d.hatchet" % p for p in range(40))
     assert parent_bytes(tmp_path) == 40
+    # The README's command over the run's parts.
+    merged = run_viewer(["-m", "bytes", "--merge=sum"] + [str(tmp_path / p) for p in parts])
+    assert merged.returncode == 0, merged.stderr.decode()
+    assert merged.stdout.decode().splitlines()[0].split()[0] == "40.000"
 
 
 def test_a_run_whose_phases_are_all_empty_still_leaves_its_last_part(tmp_path):
