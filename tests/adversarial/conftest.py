@@ -1,8 +1,10 @@
 """Shared helpers of the adversarial suite: where the built binaries are, and how to run
 them with a deadline, so that a hang fails its test instead of the whole run."""
 
+import contextlib
 import os
 import resource
+import shutil
 import subprocess
 import sys
 
@@ -39,6 +41,22 @@ def address_space_limit(megabytes):
         size = megabytes * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (size, size))
     return limit
+
+
+@contextlib.contextmanager
+def small_tmpfs(path, size):
+    """A tmpfs of `size` (mount's syntax: 16k, 1m) mounted at the new folder `path` for the
+    block; the calling test is skipped where mounting needs a root this process is not."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a small tmpfs needs root")
+    os.makedirs(str(path))
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=" + size, "tmpfs", str(path)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield path
+    finally:
+        subprocess.run(["umount", str(path)], check=True)
 
 
 def run_viewer(args, timeout=60, **kwargs):

@@ -5,12 +5,17 @@ text per step: 212 bytes once printed 6.8 MB, 250 bytes took 76 s and 5 GB and p
 1.7 GB line, and --match=normalized on them ran out of time. Past the limits of §11.9 such a
 name is shown as stored; the whole run stays fast and small, with thousands of them."""
 
-import json
+import os
 import re
+import sys
 
 import pytest
 
-from conftest import address_space_limit, needs_no_sanitizer, run_viewer
+from conftest import ROOT, address_space_limit, needs_no_sanitizer, run_viewer
+
+# The names and profiles come from the benchmark's generator: one definition of them.
+sys.path.insert(0, os.path.join(ROOT, "bench", "viewer"))
+from gen_demangle import doubling_name, write  # noqa: E402
 
 REAL = ("_ZN2at6native29vectorized_elementwise_kernelILi4ENS0_11FillFunctorIfEESt5arrayIPcLm1EEEE"
         "viT0_T1_")
@@ -19,39 +24,8 @@ REAL_FULL = ("void at::native::vectorized_elementwise_kernel<4, at::native::Fill
 REAL_SHORT = "at::native::vectorized_elementwise_kernel"
 
 
-def substitution(i):
-    """S_ for 0, then S<base 36 of i - 1>_."""
-    if i == 0:
-        return "S_"
-    n, digits = i - 1, ""
-    while True:
-        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[n % 36] + digits
-        n //= 36
-        if n == 0:
-            return "S" + digits + "_"
-
-
-def doubling_name(length, function="f", leaf="A"):
-    """_Z<f>1A1BIS_S_E then S0_IS1_S1_E, S0_IS2_S2_E, ...: each parameter twice the last."""
-    name = "_Z%d%s%d%s1BIS_S_E" % (len(function), function, len(leaf), leaf)
-    k = 2
-    while len(name) < length:
-        name += "S0_I%s%sE" % (substitution(k), substitution(k))
-        k += 1
-    return name
-
-
 def write_profile(path, names):
-    kernels = [{"children": [], "frame": {"name": n, "type": "function"},
-                "metrics": {"count": 1, "device_id": "0", "device_type": "CUDA",
-                            "time (ns)": 1000 + i}}
-               for i, n in enumerate(names)]
-    root = {"children": kernels, "frame": {"name": "ROOT", "type": "function"},
-            "metrics": {"count": 0, "time (ns)": 0}}
-    with open(path, "w") as f:
-        json.dump([root, {"CUDA": {"0": {"arch": "90", "bus_width": 5120,
-                                         "clock_rate": 1980000,
-                                         "memory_clock_rate": 2619000, "num_sms": 132}}}], f)
+    write(str(path), names)
     return str(path)
 
 

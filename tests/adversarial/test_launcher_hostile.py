@@ -7,12 +7,12 @@ variables tipped the command over the limit."""
 
 import errno
 import os
-import shutil
 import subprocess
 
 import pytest
 
-from conftest import LAUNCHER, PYTHON, PYTHON_DIR, clean_env, one_error_line, run_launcher
+from conftest import (LAUNCHER, PYTHON, PYTHON_DIR, clean_env, one_error_line, run_launcher,
+                      small_tmpfs)
 
 SCRIPT = "open('ran', 'w').close()\n"  # leaves `ran` behind when the target ran at all
 
@@ -67,14 +67,7 @@ def test_output_folder_that_is_a_file_is_refused_before_the_target_runs(tmp_path
 
 
 def test_output_folder_on_a_full_file_system_is_refused_before_the_target_runs(tmp_path):
-    if os.geteuid() != 0 or shutil.which("mount") is None:
-        pytest.skip("mounting a small tmpfs needs root")
-    full = tmp_path / "full"
-    full.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(full)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    with small_tmpfs(tmp_path / "full", "16k") as full:
         with open(str(full / "filler"), "wb") as f:
             try:
                 f.write(b"\0" * (1 << 20))
@@ -88,8 +81,6 @@ def test_output_folder_on_a_full_file_system_is_refused_before_the_target_runs(t
             "proton: error: cannot write profiles to %s/full/new/: No space left on device"
             % tmp_path)
         assert not (tmp_path / "ran").exists()
-    finally:
-        subprocess.run(["umount", str(full)], check=True)
 
 
 def test_tmpdir_with_a_newline_is_one_line(tmp_path):

@@ -15,7 +15,7 @@ import time
 import pytest
 
 from conftest import (PYTHON, PYTHON_DIR, REFDATA, VIEWER, address_space_limit,
-                      needs_no_sanitizer, one_error_line, run_viewer)
+                      needs_no_sanitizer, one_error_line, run_viewer, small_tmpfs)
 
 # Small enough for the viewer's own start, far too small for four 150,000-frame profiles.
 MEMORY_LIMIT_MB = 300
@@ -248,17 +248,10 @@ def test_file_size_limit_leaves_no_partial_file(big_profiles, tmp_path, option, 
 
 
 def test_full_tmpfs_leaves_no_partial_file(big_profiles, tmp_path):
-    mount = tmp_path / "small"
-    mount.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    try:
+    with small_tmpfs(tmp_path / "small", "1m") as mount:
         result = run_viewer(["-m", "time", "--export", str(mount / "out.csv"), big_profiles[0]])
         assert_clean_failure(result, "No space left on device")
         assert os.listdir(mount) == []
-    finally:
-        subprocess.run(["umount", str(mount)], check=True)
 
 
 def test_full_standard_output_is_an_error():
