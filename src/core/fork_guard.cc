@@ -1,10 +1,11 @@
 // See fork_guard.h. Registration never blocks: a guarded mutex may be created while its
 // creator holds another guarded lock (a singleton built inside a locked region), and a fork
 // handler that held a registry lock while waiting for that lock would deadlock with it. So
-// mutexes register into a fixed array of atomic slots, and the prepare handler takes a
-// snapshot, orders it by rank on its own stack (it runs inside fork(): no allocation), and
-// locks it. A mutex created after that snapshot is too new to be held by the time fork()
-// copies the process in any real program; its lock in the child would be its first.
+// mutexes take a free slot of a fixed array of atomic slots (and give it back when destroyed),
+// and the prepare handler takes a snapshot, orders it by rank in a fixed array (it runs
+// inside fork(): no allocation), and locks it. A mutex created after that snapshot is too new to be
+// held by the time fork() copies the process in any real program; its lock in the child would be
+// its first.
 #include "core/fork_guard.h"
 
 #include <pthread.h>
@@ -23,7 +24,6 @@ constexpr size_t kMaxChildActions = 8;
 
 struct Registry {
   std::array<std::atomic<ForkGuardedMutex*>, kMaxGuarded> slots{};
-  std::atomic<size_t> count{0};
   std::array<std::atomic<ForkChildAction>, kMaxChildActions> child_actions{};
   std::atomic<size_t> child_action_count{0};
   // Serialises concurrent forks: held from prepare until the parent or child handler ends.
@@ -44,8 +44,7 @@ void Prepare() {
   Registry& r = GetRegistry();
   r.forking.lock();
   size_t n = 0;
-  size_t registered = std::min(r.count.load(std::memory_order_acquire), kMaxGuarded);
-  for (size_t i = 0; i < registered; ++i) {
+  for (size_t i = 0; i < kMaxGuarded; ++i) {
     ForkGuardedMutex* mutex = r.slots[i].load(std::memory_order_acquire);
     if (mutex == nullptr) continue;
     // Insertion sort by rank, stable: the order of registration within a rank is kept.
@@ -87,17 +86,17 @@ void InstallOnce() {
 ForkGuardedMutex::ForkGuardedMutex(LockRank rank) : rank_(rank) {
   InstallOnce();
   Registry& r = GetRegistry();
-  size_t slot = r.count.fetch_add(1, std::memory_order_acq_rel);
-  PROTON_CHECK(slot < kMaxGuarded) << "more process-wide locks than the fork guard holds";
-  r.slots[slot].store(this, std::memory_order_release);
+  for (std::atomic<ForkGuardedMutex*>& slot : r.slots) {
+    ForkGuardedMutex* free = nullptr;
+    if (slot.compare_exchange_strong(free, this, std::memory_order_acq_rel)) return;
+  }
+  PROTON_CHECK(false) << "more process-wide locks than the fork guard holds";
 }
 
 ForkGuardedMutex::~ForkGuardedMutex() {
-  Registry& r = GetRegistry();
-  size_t registered = std::min(r.count.load(std::memory_order_acquire), kMaxGuarded);
-  for (size_t i = 0; i < registered; ++i) {
+  for (std::atomic<ForkGuardedMutex*>& slot : GetRegistry().slots) {
     ForkGuardedMutex* self = this;
-    if (r.slots[i].compare_exchange_strong(self, nullptr)) return;
+    if (slot.compare_exchange_strong(self, nullptr)) return;
   }
 }
 

@@ -96,5 +96,13 @@ TEST_F(ForkGuard, LocksOfEveryRankAreFreeInTheChild) {
   releaser.join();
 }
 
+TEST(ForkGuardSlots, ADestroyedMutexGivesItsSlotBack) {
+  // Far more than the registry's slots, one at a time: each gives its slot back.
+  for (int i = 0; i < 1000; ++i) {
+    ForkGuardedMutex mutex(LockRank::kLeaf);
+    std::lock_guard<ForkGuardedMutex> lock(mutex);
+  }
+}
+
 }  // namespace
 }  // namespace proton

@@ -70,7 +70,8 @@ SessionManager::SessionManager()
 void SessionManager::AfterForkChild() {
   {
     std::lock_guard<ForkGuardedMutex> lock(mutex_);
-    parent_had_backend_ = backend_ != nullptr;
+    // Sticky: a grandchild inherits the driver state its grandparent initialised.
+    parent_had_backend_ = parent_had_backend_ || backend_ != nullptr;
   }
   DiscardAll();
 }

@@ -96,7 +96,7 @@ class SessionManager {
   std::unique_ptr<Correlator> correlator_;
   std::atomic<bool> profiling_on_{false};
   bool cli_backend_refused_ = false;  // CLI mode: the backend refused to start; stay unprofiled
-  bool parent_had_backend_ = false;   // forked child: the parent's backend was running
+  bool parent_had_backend_ = false;   // forked child: an ancestor's backend was running
 
   ForkGuardedMutex snapshot_mutex_{LockRank::kSnapshot};
   std::shared_ptr<const SessionList> snapshot_;
