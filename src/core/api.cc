@@ -37,8 +37,8 @@ thread_local uint64_t t_dropped_scopes = 0;
 void WarnDroppedOnce() {
   if (g_dropped_warned.exchange(true)) return;
   std::fputs(
-      "[proton] warning: out of memory: scopes, metrics or ops were not recorded from "
-      "here on; the profile is incomplete\n",
+      "[proton] warning: out of memory: some scopes, metrics or ops were not recorded; the "
+      "profile is incomplete\n",
       stderr);
 }
 
