@@ -107,14 +107,11 @@ namespace {
 Status FinalizeSessions(std::optional<int> session, std::string_view output_format,
                         bool synchronize) {
   if (Recording()) RecordLine("finalize").OptInt("session", session).Str("format", output_format);
-  Status st;
-  try {
-    st = SessionManager::Get().Finalize(session, output_format, synchronize);
-  } catch (const std::bad_alloc&) {
-    // Out of memory outside the file write (which reports it itself): an error, never an
-    // exception into the program (an abort of a Python process, or of its exit).
-    st = OutOfMemory("while finalizing");
-  }
+  // Out of memory outside the file write (which reports it itself) is an error, never an
+  // exception into the program (an abort of a Python process, or of its exit).
+  Status st = OrOutOfMemory("while finalizing", [&] {
+    return SessionManager::Get().Finalize(session, output_format, synchronize);
+  });
   if (Recording()) RecordLine("call_end");
   return st;
 }

@@ -6,7 +6,6 @@
 #include <Python.h>
 
 #include <cstdint>
-#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -251,16 +250,11 @@ PyObject* GetDocument(PyObject*, PyObject* args) {
   int session = 0;
   int phase = 0;
   if (!PyArg_ParseTuple(args, "ii", &session, &phase)) return nullptr;
+  // A document that outgrows memory is the API's out-of-memory error: MemoryError.
   std::optional<Result<std::string>> result;
-  bool out_of_memory = false;
-  Py_BEGIN_ALLOW_THREADS try {
-    result.emplace(kBytes ? proton::GetMsgpack(session, phase) : proton::GetJson(session, phase));
-  } catch (const std::bad_alloc&) {
-    // The document outgrew memory: MemoryError, never an exception through the interpreter.
-    out_of_memory = true;
-  }
-  Py_END_ALLOW_THREADS if (out_of_memory) return PyErr_NoMemory();
-  if (!result->ok()) return RaiseStatus(result->status());
+  Py_BEGIN_ALLOW_THREADS result.emplace(kBytes ? proton::GetMsgpack(session, phase)
+                                               : proton::GetJson(session, phase));
+  Py_END_ALLOW_THREADS if (!result->ok()) return RaiseStatus(result->status());
   const std::string& text = result->value();
   if constexpr (kBytes) {
     return PyBytes_FromStringAndSize(text.data(), static_cast<Py_ssize_t>(text.size()));
