@@ -17,3 +17,17 @@ function(proton_find_pytest_python out_var)
   endforeach()
   set(${out_var} "${found}" PARENT_SCOPE)
 endfunction()
+
+# proton_launcher_test_env(<var> <pytest python>): the environment of the suites that run the
+# `proton` command (tests/launcher, tests/adversarial): the launcher, the interpreter, the built
+# Python tree and, where built, the CUPTI part's fake driver and fake CUPTI
+# (src/cupti/testing): native targets reach the core through CUDA injection without a GPU.
+function(proton_launcher_test_env out_var pytest_python)
+  set(env "PROTON_TEST_LAUNCHER=$<TARGET_FILE:proton>;PROTON_TEST_PYTHON=${pytest_python}")
+  list(APPEND env "PROTON_TEST_PYTHON_DIR=${CMAKE_BINARY_DIR}/python;PYTHONDONTWRITEBYTECODE=1")
+  if(TARGET proton_fake_cuda_app)
+    list(APPEND env "PROTON_TEST_FAKE_CUDA_DIR=${CMAKE_BINARY_DIR}/fakecuda"
+                    "PROTON_TEST_FAKE_CUDA_APP=$<TARGET_FILE:proton_fake_cuda_app>")
+  endif()
+  set(${out_var} "${env}" PARENT_SCOPE)
+endfunction()
