@@ -10,7 +10,8 @@ import textwrap
 
 import pytest
 
-from conftest import PYTHON, PYTHON_DIR, clean_env, run_launcher, run_viewer
+from conftest import (PYTHON, PYTHON_DIR, clean_env, needs_fork_safe_allocator, run_launcher,
+                      run_viewer)
 
 FAKE_DIR = os.environ.get("PROTON_TEST_FAKE_CUDA_DIR", "")
 FAKE_APP = os.environ.get("PROTON_TEST_FAKE_CUDA_APP", "")
@@ -108,7 +109,10 @@ MODES = {
 }
 
 
-@pytest.mark.parametrize("mode", sorted(MODES))
+# In periodic_flushing the phase writer thread allocates while the main thread forks.
+@pytest.mark.parametrize("mode", [
+    pytest.param(mode, marks=needs_fork_safe_allocator) if mode == "periodic_flushing" else mode
+    for mode in sorted(MODES)])
 def test_fork_after_advance_phase_never_hangs(tmp_path, mode):
     write_script(tmp_path, FORK_AFTER_ADVANCE)
     result = run_launcher(["-n", "run"] + MODES[mode] + ["target.py"], tmp_path, timeout=120)
@@ -143,6 +147,7 @@ def test_a_run_whose_phases_are_all_empty_still_leaves_its_last_part(tmp_path):
     assert outputs(tmp_path, "run") == ["run.part_3.hatchet"]
 
 
+@needs_fork_safe_allocator
 def test_fork_from_a_second_thread_while_the_phase_writer_runs(tmp_path):
     write_script(tmp_path, FORK_FROM_SECOND_THREAD)
     result = run_launcher(["-n", "run", "-m", "periodic_flushing", "target.py"], tmp_path,
@@ -153,6 +158,7 @@ def test_fork_from_a_second_thread_while_the_phase_writer_runs(tmp_path):
     assert parent_bytes(tmp_path) == steps
 
 
+@needs_fork_safe_allocator
 def test_fork_through_the_api_without_the_launcher(tmp_path):
     # The child of a process that started a session itself drops that session: its scopes and
     # finalize() must neither hang nor write (or overwrite) the parent's profile.
@@ -184,6 +190,7 @@ def test_fork_through_the_api_without_the_launcher(tmp_path):
     assert total == 20
 
 
+@needs_fork_safe_allocator
 @pytest.mark.skipif(not (FAKE_DIR and os.path.exists(FAKE_APP)), reason="no fake CUDA driver")
 def test_native_program_forks_while_a_thread_launches_kernels(tmp_path):
     env = clean_env(LD_LIBRARY_PATH=FAKE_DIR,
