@@ -68,6 +68,10 @@ endif()
 function(proton_set_warnings target)
   target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
                          -Wnon-virtual-dtor -Wimplicit-fallthrough)
+  # Lock annotations (util/thread_annotations.h) are checked where the compiler knows them.
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    target_compile_options(${target} PRIVATE -Wthread-safety)
+  endif()
   if(PROTON_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -8,6 +8,8 @@
 
 #include <mutex>
 
+#include "util/thread_annotations.h"
+
 namespace proton {
 
 // The order in which locks nest: a thread holding a lock takes only locks of later ranks, so
@@ -23,22 +25,24 @@ enum class LockRank : int {
   kLeaf,          // everything that holds no other lock: output naming, registry, recorder
 };
 
-class ForkGuardedMutex {
+class PROTON_CAPABILITY("mutex") ForkGuardedMutex {
  public:
   explicit ForkGuardedMutex(LockRank rank);
   ~ForkGuardedMutex();
   ForkGuardedMutex(const ForkGuardedMutex&) = delete;
   ForkGuardedMutex& operator=(const ForkGuardedMutex&) = delete;
 
-  void lock() { mutex_.lock(); }
-  void unlock() { mutex_.unlock(); }
-  bool try_lock() { return mutex_.try_lock(); }
+  void lock() PROTON_ACQUIRE() { mutex_.lock(); }
+  void unlock() PROTON_RELEASE() { mutex_.unlock(); }
+  bool try_lock() PROTON_TRY_ACQUIRE(true) { return mutex_.try_lock(); }
   LockRank rank() const { return rank_; }
 
  private:
   std::mutex mutex_;
   LockRank rank_;
 };
+
+using ForkGuardedLock = ScopedLock<ForkGuardedMutex>;
 
 // What runs in a forked child once every guarded lock is free again, in the order added (the
 // session manager drops the parent's sessions first). At most a handful: the runtime's parts.

@@ -48,16 +48,20 @@ TEST_F(ForkGuard, ChildNeverInheritsALockHeldByAnotherThread) {
   static ForkGuardedMutex mutex(LockRank::kLeaf);
   std::atomic<bool> held{false};
   std::thread holder([&] {
-    std::lock_guard<ForkGuardedMutex> lock(mutex);
+    ForkGuardedLock lock(mutex);
     held.store(true);
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   });
   while (!held.load()) std::this_thread::yield();
   // The fork waits for the holder; the child's copy of the lock is free.
-  EXPECT_EQ(InChild([] { return mutex.try_lock() ? 0 : 1; }), 0);
+  EXPECT_EQ(InChild([] {
+              ForkGuardedLock lock(mutex, std::defer_lock);
+              return lock.TryLock() ? 0 : 1;
+            }),
+            0);
   holder.join();
-  EXPECT_TRUE(mutex.try_lock());  // the parent's lock was given back too
-  mutex.unlock();
+  ForkGuardedLock relock(mutex, std::defer_lock);
+  EXPECT_TRUE(relock.TryLock());  // the parent's lock was given back too
 }
 
 std::atomic<int> g_child_actions{0};
@@ -77,8 +81,8 @@ TEST_F(ForkGuard, LocksOfEveryRankAreFreeInTheChild) {
   std::atomic<bool> release{false};
   // Held in nesting order by a thread that lets go only after the fork began.
   std::thread holder([&] {
-    std::lock_guard<ForkGuardedMutex> outer(sessions);
-    std::lock_guard<ForkGuardedMutex> inner(leaf);
+    ForkGuardedLock outer(sessions);
+    ForkGuardedLock inner(leaf);
     held.store(true);
     while (!release.load()) std::this_thread::yield();
   });
@@ -88,8 +92,9 @@ TEST_F(ForkGuard, LocksOfEveryRankAreFreeInTheChild) {
     release.store(true);
   });
   int child = InChild([] {
-    bool free = sessions.try_lock() && leaf.try_lock();
-    return free ? 0 : 1;
+    ForkGuardedLock outer(sessions, std::defer_lock);
+    ForkGuardedLock inner(leaf, std::defer_lock);
+    return outer.TryLock() && inner.TryLock() ? 0 : 1;
   });
   EXPECT_EQ(child, 0);
   holder.join();
@@ -100,7 +105,7 @@ TEST(ForkGuardSlots, ADestroyedMutexGivesItsSlotBack) {
   // Far more than the registry's slots, one at a time: each gives its slot back.
   for (int i = 0; i < 1000; ++i) {
     ForkGuardedMutex mutex(LockRank::kLeaf);
-    std::lock_guard<ForkGuardedMutex> lock(mutex);
+    ForkGuardedLock lock(mutex);
   }
 }
 
