@@ -190,8 +190,11 @@ void ProfileTree::SetInt(NodeId n, std::string_view key, int64_t v) {
   if (col.own_int.empty() && std::fabs(static_cast<double>(v)) > kExactIntLimit) {
     // First integer that a double cannot hold exactly: switch this column to exact storage.
     col.own_int.assign(col.type.size(), 0);
+    // Every other integer of the column is below the limit, so its double is exact; this
+    // node's double may be 2^63, which no int64_t holds (it gets `v` below).
     for (size_t i = 0; i < col.type.size(); ++i)
-      if (col.type[i] == ValueType::kInt) col.own_int[i] = static_cast<int64_t>(col.own[i]);
+      if (col.type[i] == ValueType::kInt && i != n)
+        col.own_int[i] = static_cast<int64_t>(col.own[i]);
   }
   if (!col.own_int.empty()) col.own_int[n] = v;
 }

@@ -6,6 +6,7 @@
 // children that exit through exit() (atexit handlers and the driver's teardown run in them), so
 // every fork cuts through the profiler's launch, record and correlation paths. It prints how
 // many kernels it launched: the profile must hold exactly those.
+#include <cuda.h>
 #include <dlfcn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,8 +58,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no libcuda.so.1: %s\n", dlerror());
     return 2;
   }
-  auto init = reinterpret_cast<int (*)(unsigned int)>(dlsym(driver, "cuInit"));
-  if (init == nullptr || init(0) != 0) return 3;
+  // Called through its own type: clang's UBSan (-fsanitize=function) rejects a call through a
+  // pointer of another function type, int for CUresult included.
+  auto init = reinterpret_cast<CUresult (*)(unsigned int)>(dlsym(driver, "cuInit"));
+  if (init == nullptr || init(0) != CUDA_SUCCESS) return 3;
   if (argc == 3 && std::string(argv[1]) == "fork") {
     long launched = ForkWhileLaunching(std::atoi(argv[2]));
     if (launched < 0) return 4;
