@@ -7,6 +7,15 @@ if(PROTON_SANITIZE STREQUAL "address")
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer
                       -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    # clang links its runtime into executables statically by default; a preloaded shared one
+    # (below) would then be a second runtime in the launcher's processes. The shared runtime,
+    # which holds UBSan's too, is found through the run path (it is not on the loader's path).
+    execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libclang_rt.asan-x86_64.so
+                    OUTPUT_VARIABLE _clang_asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+    get_filename_component(_clang_asan_dir "${_clang_asan}" DIRECTORY)
+    add_link_options(-shared-libasan "-Wl,-rpath,${_clang_asan_dir}")
+  endif()
 elseif(PROTON_SANITIZE STREQUAL "thread")
   # GCC's -Wtsan (an error with PROTON_WERROR) rejects std::atomic_thread_fence, whose ordering
   # TSan cannot see: protocols must be written with atomics that TSan checks.
@@ -28,7 +37,11 @@ endif()
 # programs; it does nothing outside the ASan tree.
 set(PROTON_SANITIZER_PRELOAD "")
 if(PROTON_SANITIZE STREQUAL "address")
-  foreach(runtime libasan.so libubsan.so)
+  set(_runtimes libasan.so libubsan.so)
+  if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    set(_runtimes libclang_rt.asan-x86_64.so)
+  endif()
+  foreach(runtime ${_runtimes})
     execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=${runtime}
                     OUTPUT_VARIABLE _runtime_path OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(NOT IS_ABSOLUTE "${_runtime_path}" OR NOT EXISTS "${_runtime_path}")

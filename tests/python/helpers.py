@@ -13,9 +13,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def under_address_sanitizer():
-    """True when this interpreter runs with ASan's runtime (the ASan tree preloads it)."""
+    """True when this interpreter runs with ASan's runtime (the ASan tree preloads it: gcc's
+    libasan or clang's libclang_rt.asan)."""
     with open("/proc/self/maps") as f:
-        return "libasan" in f.read()
+        maps = f.read()
+    return "libasan" in maps or "libclang_rt.asan" in maps
 
 
 def run_python(code, cwd, env=None, args=(), check=True, timeout=120):
