@@ -6,25 +6,6 @@
 
 namespace proton::viewer {
 
-void AppendJsonString(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (const char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += ch;
-    } else if (c < 0x20) {
-      out += "\\u00";
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    } else {
-      out += ch;
-    }
-  }
-  out += '"';
-}
-
 void AppendShortest(std::string& out, double v) {
   char buf[64];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);

@@ -6,13 +6,10 @@
 #include <string_view>
 #include <vector>
 
+#include "util/json_escape.h"  // AppendJsonString: the repository's one escaper
 #include "viewer/common/tree_names.h"
 
 namespace proton::viewer {
-
-// Appends `s` as a JSON string literal (quotes, backslashes and control characters escaped;
-// other bytes copied as they are).
-void AppendJsonString(std::string& out, std::string_view s);
 
 // Appends the shortest decimal text that reads back as `v` ("150", "0.25", "1e+20").
 // Non-finite values are the caller's business (JSON has no NaN).
