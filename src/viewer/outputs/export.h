@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "util/status.h"
+#include "viewer/outputs/print_depth.h"
 #include "viewer/outputs/printers.h"
 
 namespace proton::viewer {
@@ -21,14 +22,11 @@ inline bool IsCsvPath(std::string_view path) { return path.ends_with(".csv"); }
 // order; `frames` holds the names from ROOT to n.
 template <class RowFn>
 void ForEachExportedRow(const ProfileTree& tree, int64_t depth, RowFn&& row) {
-  if (depth <= 0 || tree.size() == 0) return;
   std::vector<std::string_view> frames;
-  ForEachSortedPreOrder(tree, [&](NodeId n) {
-    const uint32_t d = tree.depth(n);
-    frames.resize(d);
+  ForEachPrintedNode(tree, depth, [&](NodeId n, bool) {
+    frames.resize(tree.depth(n));
     frames.push_back(tree.name(n));
     row(n, frames);
-    return static_cast<int64_t>(d) + 1 < depth;
   });
 }
 

@@ -21,6 +21,10 @@
 // each item's median over the files, and "spread" (one object per column) and "files" (how
 // many files hold the node) are only in it: argmax indexes "profiles". --merge=sum's page is a
 // "single" one that lists every FILE.
+//
+// "nodes" holds every frame, also those below -d: the page's frame table lists and searches
+// them all, and a row below -d shows its deepest drawn ancestor. So the page cuts its drawing
+// at "depthLimit" itself (report.js), by the rule of print_depth.h: depths 0 .. D-1.
 #pragma once
 
 #include <string>

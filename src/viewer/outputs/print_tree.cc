@@ -7,6 +7,7 @@
 
 #include "viewer/names/name_format.h"
 #include "viewer/outputs/number_format.h"
+#include "viewer/outputs/print_depth.h"
 #include "viewer/outputs/printers.h"
 
 namespace proton::viewer {
@@ -95,10 +96,10 @@ class TreeWriter {
   void Walk() {
     const ProfileTree& tree = *in_.tree;
     const int64_t limit = options_.depth;
-    if (limit <= 0 || tree.size() == 0) return;
+    if (!PrintsAnything(tree, limit)) return;
     const NodeId root = ProfileTree::root();
     Line(root);
-    if (limit <= 1) return;
+    if (!PrintsChildren(tree.depth(root), limit)) return;
     struct Frame {
       NodeId node;
       uint32_t next;
@@ -120,8 +121,7 @@ class TreeWriter {
       out_.Write(prefix);
       out_.Write(last ? kElbow : kTee);
       Line(child);
-      if (static_cast<int64_t>(tree.depth(child)) + 1 < limit &&
-          !tree.sorted_children(child).empty()) {
+      if (PrintsChildren(tree.depth(child), limit) && !tree.sorted_children(child).empty()) {
         prefix += last ? kBlank : kPipe;
         stack.push_back(Frame{child, 0, prefix.size()});  // `top` is not used after this
       }

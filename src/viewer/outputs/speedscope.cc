@@ -9,6 +9,7 @@
 #include "viewer/common/json_text.h"
 #include "viewer/names/name_format.h"
 #include "viewer/outputs/output_file.h"
+#include "viewer/outputs/print_depth.h"
 
 namespace proton::viewer {
 namespace {
@@ -56,20 +57,16 @@ class SpeedscopeWriter {
 
   // Walks the printed tree; a frame's own weight is emitted once its children are known.
   void CollectSamples() {
-    if (in_.depth <= 0 || tree_.size() == 0) return;
     const std::vector<double>& values = in_.print->columns[0];
     std::vector<uint32_t> stack;  // frame indices from ROOT to the current node
-    ForEachSortedPreOrder(tree_, [&](NodeId n) {
-      const uint32_t depth = tree_.depth(n);
-      stack.resize(depth);
+    ForEachPrintedNode(tree_, in_.depth, [&](NodeId n, bool children_printed) {
+      stack.resize(tree_.depth(n));
       stack.push_back(FrameIndex(n));
-      const bool children_printed = static_cast<int64_t>(depth) + 1 < in_.depth;
       double own = Weight(values[n]);
       if (children_printed) {
         for (const NodeId child : tree_.sorted_children(n)) own -= Weight(values[child]);
       }
       if (own > 0) AddSample(stack, own);
-      return children_printed;
     });
   }
 
