@@ -9,6 +9,7 @@
 
 #include "util/argparse.h"
 #include "viewer/cli/py_number.h"
+#include "viewer/outputs/output_formats.h"
 
 namespace proton::viewer {
 namespace {
@@ -131,8 +132,9 @@ struct ScanState {
 };
 
 Status TakeExport(ViewerArgs& args, const std::string& value) {
-  if (!value.ends_with(".csv") && !value.ends_with(".jsonl")) {
-    return ArgumentError(Opt::kExport, "FILE must end in .csv or .jsonl: '" + value + "'");
+  if (!ExportFormatOf(value)) {
+    return ArgumentError(Opt::kExport,
+                         "FILE must end in " + ExportSuffixes() + ": '" + value + "'");
   }
   args.export_path = value;
   return Status();

@@ -28,9 +28,8 @@
 #include "viewer/ops/filters.h"
 #include "viewer/ops/metrics.h"
 #include "viewer/outputs/export.h"
-#include "viewer/outputs/html_report.h"
+#include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
-#include "viewer/outputs/speedscope.h"
 
 namespace proton::viewer {
 namespace {
@@ -85,15 +84,12 @@ Status WriteSideOutput(const std::string& path, const std::function<Status()>& w
   return CatchOutOfMemory("writing '" + path + "'", write);
 }
 
-// --html and --speedscope of `report`, when asked for.
+// The drawings of `report` that were asked for (--html, --speedscope), in the table's order.
 Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
-  if (!args.html_path.empty()) {
-    PROTON_RETURN_IF_ERROR(
-        WriteSideOutput(args.html_path, [&] { return WriteHtmlReport(args.html_path, report); }));
-  }
-  if (!args.speedscope_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSideOutput(
-        args.speedscope_path, [&] { return WriteSpeedscope(args.speedscope_path, report); }));
+  for (const OutputFormatInfo& f : OutputFormats()) {
+    const std::string& path = args.*f.path;
+    if (f.write_report == nullptr || path.empty()) continue;
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(path, [&] { return f.write_report(path, report); }));
   }
   return Status();
 }
@@ -109,7 +105,7 @@ Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
       return ExportTable(args.export_path, in, args.metrics, args.depth);
     }));
   }
-  if (args.html_path.empty() && args.speedscope_path.empty()) return Status();
+  if (!WantsReport(args)) return Status();
   return CatchOutOfMemory("preparing the pictures", [&] {
     return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
                                               diff ? &*diff : nullptr));
@@ -168,7 +164,7 @@ Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& arg
                  : ExportMergeTable(args.export_path, merged, args.metrics, args.depth);
     }));
   }
-  if (!args.html_path.empty() || !args.speedscope_path.empty()) {
+  if (WantsReport(args)) {
     PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
       return WriteReports(args, MakeMergeReport(merged, args, argv));
     }));

@@ -11,6 +11,7 @@
 #include "viewer/merge/merge_stats.h"
 #include "viewer/outputs/export.h"
 #include "viewer/outputs/output_file.h"
+#include "viewer/outputs/output_formats.h"
 
 namespace proton::viewer {
 namespace {
@@ -127,7 +128,7 @@ void NodeRows(RowWriter& w, const MergedProfiles& m, const Names& names,
 Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
                         const std::vector<std::string>& items, int64_t depth) {
   PROTON_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path));
-  RowWriter writer(file.get(), IsCsvPath(path));
+  RowWriter writer(file.get(), ExportFormatOf(path) == OutputFormat::kCsv);
   const Names names = ColumnNames(items);
   writer.Header(names.all);
   std::string path_json;

@@ -11,6 +11,7 @@
 
 #include "viewer/common/json_text.h"
 #include "viewer/outputs/output_file.h"
+#include "viewer/outputs/output_formats.h"
 
 namespace proton::viewer {
 namespace {
@@ -112,7 +113,7 @@ void AppendCsvNumber(std::string& out, double v) {
 Status ExportTable(const std::string& path, const PrintInput& in,
                    const std::vector<std::string>& items, int64_t depth) {
   PROTON_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path));
-  TableWriter writer(file.get(), in, items, IsCsvPath(path));
+  TableWriter writer(file.get(), in, items, ExportFormatOf(path) == OutputFormat::kCsv);
   writer.Header();
   ForEachExportedRow(*in.tree, depth, [&](NodeId n, const std::vector<std::string_view>& frames) {
     writer.Row(n, frames);

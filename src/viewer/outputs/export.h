@@ -1,6 +1,6 @@
 // --export FILE (viewer.md §11.8): the printed tree as a table, one row per printed node (in
 // print order, within -d), for pandas and other tools. The format follows the suffix: .csv
-// or .jsonl (checked by the parser).
+// or .jsonl (output_formats.h's table, which the parser checks against).
 #pragma once
 
 #include <cstdint>
@@ -14,10 +14,8 @@
 
 namespace proton::viewer {
 
-// What --merge's table (merge_export.h) shares with this one: the format by suffix, the rows'
-// order and paths, and the cells of both formats.
-inline bool IsCsvPath(std::string_view path) { return path.ends_with(".csv"); }
-
+// What --merge's table (merge_export.h) shares with this one: the rows' order and paths,
+// and the cells of both formats.
 // Calls row(n, frames) for every node the printer shows within `depth` (§7.2), in print
 // order; `frames` holds the names from ROOT to n.
 template <class RowFn>
