@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
-#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "util/status.h"
+#include "util/thread_annotations.h"
 
 namespace proton::viewer {
 
@@ -94,26 +94,29 @@ class InOrderLoader {
     return Status();
   }
 
-  void Work() {
-    std::unique_lock<std::mutex> lock(mutex_);
+  void Work() PROTON_EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     while (true) {
-      changed_.wait(lock, [&] { return stop_ || next_ == count_ || next_ < consumed_ + window_; });
+      lock.Wait(changed_, [&]() PROTON_REQUIRES(mutex_) {
+        return stop_ || next_ == count_ || next_ < consumed_ + window_;
+      });
       if (stop_ || next_ == count_) return;
       const size_t i = next_++;
-      lock.unlock();
+      lock.Unlock();
       Result<T> value = LoadCaught(i);
-      lock.lock();
+      lock.Lock();
       slots_[i % window_].emplace(std::move(value));
       changed_.notify_all();
     }
   }
 
-  Status ConsumeAll(const Consume& consume) {
+  Status ConsumeAll(const Consume& consume) PROTON_EXCLUDES(mutex_) {
     for (size_t i = 0; i < count_; ++i) {
       std::optional<Result<T>> value;
       {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return slots_[i % window_].has_value(); });
+        MutexLock lock(mutex_);
+        lock.Wait(changed_,
+                  [&]() PROTON_REQUIRES(mutex_) { return slots_[i % window_].has_value(); });
         value.swap(slots_[i % window_]);
         consumed_ = i + 1;  // frees the slot for index i + window
       }
@@ -124,9 +127,9 @@ class InOrderLoader {
     return Status();
   }
 
-  void Stop() {
+  void Stop() PROTON_EXCLUDES(mutex_) {
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      MutexLock lock(mutex_);
       stop_ = true;
     }
     changed_.notify_all();
@@ -135,12 +138,13 @@ class InOrderLoader {
   const size_t count_;
   const size_t window_;
   const Load& load_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::optional<Result<T>>> slots_;  // index i waits in slot i % window
-  size_t next_ = 0;                              // the next index a worker takes
-  size_t consumed_ = 0;                          // indices handed to the consumer
-  bool stop_ = false;
+  Mutex mutex_;
+  std::condition_variable_any changed_;  // any: it waits on the annotated Mutex
+  // index i waits in slot i % window
+  std::vector<std::optional<Result<T>>> slots_ PROTON_GUARDED_BY(mutex_);
+  size_t next_ PROTON_GUARDED_BY(mutex_) = 0;      // the next index a worker takes
+  size_t consumed_ PROTON_GUARDED_BY(mutex_) = 0;  // indices handed to the consumer
+  bool stop_ PROTON_GUARDED_BY(mutex_) = false;
 };
 
 }  // namespace proton::viewer
