@@ -13,8 +13,8 @@
 #include "py_convert.h"
 #include "table_builder.h"
 #include "view_state.h"
-#include "viewer/output_buffer.h"
-#include "viewer/printers.h"
+#include "viewer/outputs/output_buffer.h"
+#include "viewer/outputs/printers.h"
 
 namespace proton::python_viewer {
 namespace {

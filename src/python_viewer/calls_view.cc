@@ -7,9 +7,9 @@
 #include "column_lookup.h"
 #include "py_convert.h"
 #include "view_state.h"
-#include "viewer/filters.h"
-#include "viewer/metrics.h"
-#include "viewer/view_input.h"
+#include "viewer/cli/view_input.h"
+#include "viewer/ops/filters.h"
+#include "viewer/ops/metrics.h"
 
 namespace proton::python_viewer {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "util/status.h"
 #include "view_state.h"
-#include "viewer/metrics.h"
-#include "viewer/printers.h"
+#include "viewer/ops/metrics.h"
+#include "viewer/outputs/printers.h"
 
 namespace proton::python_viewer {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "util/status.h"
-#include "viewer/cli_args.h"
+#include "viewer/cli/cli_args.h"
 
 namespace proton::python_viewer {
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "viewer/name_format.h"
+#include "viewer/names/name_format.h"
 
 namespace proton::python_viewer {
 namespace {

@@ -5,7 +5,7 @@
 #include <Python.h>
 
 #include "view_state.h"
-#include "viewer/cli_args.h"
+#include "viewer/common/options.h"
 
 namespace proton::python_viewer {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "tree/profile_tree.h"
-#include "viewer/view_input.h"
+#include "viewer/cli/view_input.h"
 
 namespace proton::python_viewer {
 

@@ -14,10 +14,10 @@
 #include <string_view>
 
 #include "tree/profile_tree.h"
-#include "viewer/cli_args.h"
-#include "viewer/demangle.h"
-#include "viewer/itanium_demangle.h"
-#include "viewer/name_normalize.h"
+#include "viewer/common/options.h"
+#include "viewer/names/demangle.h"
+#include "viewer/names/itanium_demangle.h"
+#include "viewer/names/name_normalize.h"
 
 namespace {
 

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "tree/profile_tree.h"
-#include "viewer/cli_args.h"
-#include "viewer/filters.h"
-#include "viewer/metrics.h"
-#include "viewer/name_pattern.h"
-#include "viewer/printers.h"
+#include "viewer/common/options.h"
+#include "viewer/names/name_pattern.h"
+#include "viewer/ops/filters.h"
+#include "viewer/ops/metrics.h"
+#include "viewer/outputs/printers.h"
 
 namespace {
 

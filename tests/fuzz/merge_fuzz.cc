@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-#include "viewer/viewer_command.h"
+#include "viewer/cli/viewer_command.h"
 
 namespace {
 

@@ -1,16 +1,14 @@
-// JSON text pieces shared by the .hatchet and .chrome_trace writers (formats.md §2.1): string
-// escaping and number formatting identical to Triton 3.6's output.
+// JSON text pieces shared by the .hatchet and .chrome_trace writers (formats.md §2.1): number
+// formatting identical to Triton 3.6's output (string escaping: util/json_escape.h).
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-namespace proton {
+#include "util/json_escape.h"  // AppendJsonString, shared with the viewer
 
-// Appends `s` quoted. Only '"', '\\' and control characters are escaped; control characters
-// use \b \f \n \r \t or \u00XX with lower-case hex. Other bytes (UTF-8) are copied.
-void AppendJsonString(std::string& out, std::string_view s);
+namespace proton {
 
 // Appends the shortest text that reads back to `v`, in Python's repr style: ".0" on integral
 // values, exponent form when the decimal exponent is < -4 or >= 16 ("1e+16", "1.5e-05").

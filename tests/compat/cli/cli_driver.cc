@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "viewer/cli_args.h"
+#include "viewer/cli/cli_args.h"
 
 int main() {
   using proton::viewer::ParseViewerArgs;

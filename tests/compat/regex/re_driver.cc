@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "viewer/name_pattern.h"
+#include "viewer/names/name_pattern.h"
 int main() {
   std::string line;
   while (std::getline(std::cin, line)) {

@@ -1,0 +1,301 @@
+// See viewer_command.h. The order of steps is §8's; every error is a value.
+#include "viewer/cli/viewer_command.h"
+
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string_view>
+
+#include "format/profile_reader.h"
+#include "util/command_main.h"
+#include "util/out_of_memory.h"
+#include "viewer/cli/cli_args.h"
+#include "viewer/cli/view_input.h"
+#include "viewer/merge/merge_export.h"
+#include "viewer/merge/merge_profiles.h"
+#include "viewer/merge/merge_report.h"
+#include "viewer/names/demangle.h"
+#include "viewer/names/name_normalize.h"
+#include "viewer/ops/fail_gate.h"
+#include "viewer/ops/filters.h"
+#include "viewer/ops/metrics.h"
+#include "viewer/outputs/export.h"
+#include "viewer/outputs/output_formats.h"
+#include "viewer/outputs/printers.h"
+
+namespace proton::viewer {
+namespace {
+
+// --fail-above's view of the diff: both sides' first column per union node.
+GateInput MakeGateInput(const DiffUnion& u, const Prepared& left, const Prepared& right,
+                        const ViewerArgs& args) {
+  GateInput g;
+  g.tree = &u.tree;
+  g.now.assign(u.tree.size(), kMissing);
+  g.base.assign(u.tree.size(), kMissing);
+  for (NodeId id = 0; id < u.tree.size(); ++id) {
+    if (u.left[id] != kNoNode) g.now[id] = left.columns[0].Value(left.tree, u.left[id]);
+    if (u.right[id] != kNoNode) g.base[id] = right.columns[0].Value(right.tree, u.right[id]);
+  }
+  g.label = left.columns[0].item;
+  g.pct = args.fail_above_pct;
+  g.min = args.fail_above_min;
+  g.spec = args.fail_above_text;
+  return g;
+}
+
+// What --html and --speedscope draw: the printer's input plus what the terminal leaves out.
+ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
+                            const std::vector<std::string>& argv, const Prepared& left,
+                            const Prepared* right, const DiffUnion* diff) {
+  ReportInput r;
+  r.mode = right == nullptr ? ReportMode::kSingle : ReportMode::kDiff;
+  r.print = &in;
+  r.items = args.metrics;
+  r.depth = args.depth;
+  r.format = args.format;
+  r.command.push_back("proton-viewer");
+  r.command.insert(r.command.end(), argv.begin(), argv.end());
+  r.profiles.push_back({left.display_name, &left.tree.devices()});
+  if (right == nullptr) return r;
+  r.profiles.push_back({right->display_name, &right->tree.devices()});
+  r.now.assign(diff->tree.size(), kMissing);
+  r.base.assign(diff->tree.size(), kMissing);
+  for (NodeId id = 0; id < diff->tree.size(); ++id) {
+    if (diff->left[id] != kNoNode) r.now[id] = left.columns[0].Value(left.tree, diff->left[id]);
+    if (diff->right[id] != kNoNode) {
+      r.base[id] = right->columns[0].Value(right->tree, diff->right[id]);
+    }
+  }
+  return r;
+}
+
+// One side output; running out of memory while writing it is that output's error (the
+// unwinding removes its temporary file).
+Status WriteSideOutput(const std::string& path, const std::function<Status()>& write) {
+  return CatchOutOfMemory("writing '" + path + "'", write);
+}
+
+// The drawings of `report` that were asked for (--html, --speedscope), in the table's order.
+Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
+  for (const OutputFormatInfo& f : OutputFormats()) {
+    const std::string& path = args.*f.path;
+    if (f.write_report == nullptr || path.empty()) continue;
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(path, [&] { return f.write_report(path, report); }));
+  }
+  return Status();
+}
+
+// The side outputs, written before anything is printed so that their errors leave standard
+// output empty (§9).
+Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
+                        const std::vector<std::string>& argv, const Prepared& left,
+                        const std::optional<Prepared>& right,
+                        const std::optional<DiffUnion>& diff) {
+  if (!args.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
+      return ExportTable(args.export_path, in, args.metrics, args.depth);
+    }));
+  }
+  if (!WantsReport(args)) return Status();
+  return CatchOutOfMemory("preparing the pictures", [&] {
+    return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
+                                              diff ? &*diff : nullptr));
+  });
+}
+
+void WriteAll(int fd, std::string_view text) {
+  while (!text.empty()) {
+    const ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;  // nothing better to do with a failing stderr
+    text.remove_prefix(static_cast<size_t>(n));
+  }
+}
+
+// Flushes the output and turns a write error into the command's error (§7.9): a full disk
+// must not end in a truncated file and status 0. A closed pipe (EPIPE, SIGPIPE being
+// ignored) stays quiet, with the reference's exit status 1 but without its traceback.
+Result<int> FinishOutput(OutputBuffer& out) {
+  out.Flush();
+  if (out.error() == 0) return 0;
+  if (out.error() == EPIPE) return kClosedOutputStatus;
+  return Status::Error(std::string("cannot write to standard output: ") +
+                       std::strerror(out.error()));
+}
+
+PrintOptions PrintOptionsFor(const ViewerArgs& args, bool color) {
+  PrintOptions options;
+  options.depth = args.depth;
+  options.format = args.format;
+  options.color = color;
+  options.print_sorted = args.print_sorted;
+  return options;
+}
+
+// The tree (and --print-sorted) on standard output, flushed before returning.
+Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewerArgs& args, bool color) {
+  return CatchOutOfMemory("printing", [&]() -> Result<int> {
+    OutputBuffer out(out_fd);
+    PrintAll(out, in, PrintOptionsFor(args, color));
+    return FinishOutput(out);
+  });
+}
+
+// --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
+Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
+                     bool color) {
+  PROTON_ASSIGN_OR_RETURN(MergedProfiles merged, MergeProfiles(args));
+  merged.in.tree = &merged.tree;
+  // Display only (§11.9): the files were matched and filtered by their stored names.
+  ApplyDemangle(merged.tree, args.demangle);
+  if (!args.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
+      return args.merge == MergeMode::kSum
+                 ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
+                 : ExportMergeTable(args.export_path, merged, args.metrics, args.depth);
+    }));
+  }
+  if (WantsReport(args)) {
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
+      return WriteReports(args, MakeMergeReport(merged, args, argv));
+    }));
+  }
+  return PrintTree(out_fd, merged.in, args, color);
+}
+
+// Every input is checked before any is opened (§9.2), so a missing file is named at once,
+// not after an earlier FIFO has been waited on or a huge file read.
+Status CheckInputs(const ViewerArgs& args) {
+  if (args.merge != MergeMode::kNone) {
+    for (const std::string& file : args.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+    return Status();
+  }
+  PROTON_RETURN_IF_ERROR(format::CheckInput(args.file));
+  if (args.diff_profile.empty() || args.list) return Status();
+  return format::CheckInput(args.diff_profile);
+}
+
+// FILE alone or with --diff-profile: the printer's input, and both sides.
+struct SingleView {
+  Prepared left;
+  std::optional<Prepared> right;
+  std::optional<DiffUnion> diff;
+  PrintInput in;
+};
+
+Status BuildDiff(const ViewerArgs& args, SingleView& v) {
+  PROTON_RETURN_IF_ERROR(CheckComparable(v.left, *v.right));
+  if (args.match == MatchMode::kNormalized) {  // after the filters, which see stored names
+    NormalizeNames(v.left.tree);
+    NormalizeNames(v.right->tree);
+  }
+  MergeDuplicates(v.left.tree);
+  MergeDuplicates(v.right->tree);
+  v.diff = BuildDiffUnion(v.left.tree, v.right->tree);
+  v.in.tree = &v.diff->tree;
+  FillDiff(*v.diff, v.left, *v.right, v.in);
+  return Status();
+}
+
+Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
+                      bool color, int err_fd) {
+  SingleView v;
+  PROTON_ASSIGN_OR_RETURN(v.left, Prepare(args.file, args));
+  if (!args.diff_profile.empty()) {
+    PROTON_ASSIGN_OR_RETURN(v.right, Prepare(args.diff_profile, args));
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory(
+        "comparing '" + v.left.display_name + "' with '" + v.right->display_name + "'",
+        [&] { return BuildDiff(args, v); }));
+  } else {
+    v.in.tree = &v.left.tree;
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + v.left.display_name + "'", [&] {
+      FillPlain(v.left, v.in);
+      return Status();
+    }));
+  }
+  // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
+  ApplyDemangle(v.diff ? v.diff->tree : v.left.tree, args.demangle);
+  PROTON_RETURN_IF_ERROR(WriteSideOutputs(v.in, args, argv, v.left, v.right, v.diff));
+  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, v.in, args, color));
+  if (printed != 0 || !args.has_fail_above) return printed;
+  // The gate's lines come after the normal output, which PrintTree flushed.
+  const bool failed = ReportGateFailures(MakeGateInput(*v.diff, v.left, *v.right, args),
+                                         [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
+}
+
+}  // namespace
+
+Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
+  PROTON_ASSIGN_OR_RETURN(ViewerArgs args, ParseViewerArgs(argv));
+  if (args.help) {
+    OutputBuffer out(out_fd);
+    out.Write(HelpText());
+    return FinishOutput(out);
+  }
+  if (args.metrics.empty() && !args.list) return 0;  // FILE is not even opened (§2.4)
+  PROTON_RETURN_IF_ERROR(CheckInputs(args));
+  if (args.list) {
+    PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(args.file));
+    OutputBuffer out(out_fd);
+    PrintMetricList(out, tree);
+    return FinishOutput(out);
+  }
+  if (args.merge != MergeMode::kNone) return RunMerge(args, argv, out_fd, color);
+  return RunSingle(args, argv, out_fd, color, err_fd);
+}
+
+namespace {
+
+// Page faults dominate a 20k-node run on virtual machines (about 10 us per 4 KB page here,
+// ~1,500 of them for the tree and its passes). Arrays up to 32 MB are taken from the heap,
+// which is grown once by 64 MB of padding (untouched pages cost no memory) and marked for
+// transparent huge pages: one fault then maps 2 MB. Larger arrays stay separate mappings
+// (advised by ProfileTree itself). Purely a performance hint: every call may fail harmlessly.
+void UseHugePageHeap() {
+  constexpr size_t kPad = size_t{64} << 20;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  mallopt(M_TOP_PAD, static_cast<int>(kPad));
+  char* before = static_cast<char*>(::sbrk(0));
+  // Makes the heap grow by the padding now (volatile: the pair must not be optimised away).
+  void* volatile probe = std::malloc(size_t{256} << 10);
+  char* after = static_cast<char*>(::sbrk(0));
+  std::free(probe);
+  // sbrk fails with (void*)-1, compared as an integer.
+  if (reinterpret_cast<intptr_t>(before) == -1 || reinterpret_cast<intptr_t>(after) == -1 ||
+      after <= before)
+    return;
+  const auto huge = uintptr_t{2} << 20;
+  const auto begin = (reinterpret_cast<uintptr_t>(before) + huge - 1) & ~(huge - 1);
+  const auto end = reinterpret_cast<uintptr_t>(after) & ~(huge - 1);
+  // madvise takes whole pages: the range is rounded as an integer, then made an address.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
+  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+}  // namespace
+
+int RunViewerCommand(int argc, char** argv) {
+  UseHugePageHeap();
+  // Writes report their failures instead of killing the process without a word: a closed
+  // pipe is EPIPE (quiet on standard output, an error for --export and the pictures, §7.9,
+  // §11.8) and a file size limit EFBIG.
+  ::signal(SIGPIPE, SIG_IGN);
+  ::signal(SIGXFSZ, SIG_IGN);
+  std::vector<std::string> args(argv + (argc > 0 ? 1 : 0), argv + argc);
+  return RunCommand("proton-viewer", UsageText(), [&]() -> Result<int> {
+    return ViewerMain(args, STDOUT_FILENO, ::isatty(STDOUT_FILENO) == 1);
+  });
+}
+
+}  // namespace proton::viewer

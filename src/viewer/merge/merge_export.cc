@@ -1,0 +1,145 @@
+// See merge_export.h. Rows are streamed in chunks like ExportTable's; the statistics are
+// read from the printed columns, so the table and the printed tree cannot disagree.
+#include "viewer/merge/merge_export.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "viewer/common/json_text.h"
+#include "viewer/merge/merge_stats.h"
+#include "viewer/outputs/export.h"
+#include "viewer/outputs/output_file.h"
+#include "viewer/outputs/output_formats.h"
+
+namespace proton::viewer {
+namespace {
+
+constexpr size_t kChunk = size_t{1} << 20;
+
+// Writes one row cell by cell in either format; in CSV the names go to the header only.
+class RowWriter {
+ public:
+  RowWriter(std::FILE* file, bool csv) : file_(file), csv_(csv) {}
+
+  void Header(const std::vector<std::string>& names) {
+    if (!csv_) return;
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i > 0) out_ += ',';
+      AppendCsvField(out_, names[i]);
+    }
+    out_ += '\n';
+  }
+  void Begin() {
+    first_ = true;
+    out_ += csv_ ? "" : "{";
+  }
+  void Text(std::string_view name, std::string_view value) {  // a string cell
+    Key(name);
+    if (csv_)
+      AppendCsvField(out_, value);
+    else
+      AppendJsonString(out_, value);
+  }
+  void Json(std::string_view name, std::string_view json) {  // path: a JSON list as text
+    Key(name);
+    if (csv_)
+      AppendCsvField(out_, json);
+    else
+      out_ += json;
+  }
+  void Number(std::string_view name, double v) {
+    Key(name);
+    if (csv_)
+      AppendCsvNumber(out_, v);
+    else
+      AppendJsonNumber(out_, v);
+  }
+  void End() {
+    out_ += csv_ ? "\n" : "}\n";
+    if (out_.size() >= kChunk) Drain();
+  }
+  void Drain() {
+    if (!out_.empty()) std::fwrite(out_.data(), 1, out_.size(), file_);
+    out_.clear();
+  }
+
+ private:
+  void Key(std::string_view name) {
+    if (!first_) out_ += ',';
+    first_ = false;
+    if (csv_) return;
+    AppendJsonString(out_, name);
+    out_ += ':';
+  }
+
+  std::FILE* file_;
+  bool csv_;
+  bool first_ = true;
+  std::string out_;
+};
+
+struct Names {
+  std::vector<std::string> all;    // the header, in order
+  std::vector<std::string> stats;  // per item and stat, in kAllMergeStats order
+};
+
+Names ColumnNames(const std::vector<std::string>& items) {
+  Names names;
+  names.all = {"path", "name", "depth", "file", "file_index"};
+  names.all.insert(names.all.end(), items.begin(), items.end());
+  for (const std::string& item : items) {
+    for (const MergeStat stat : kAllMergeStats) names.stats.push_back(item + MergeStatSuffix(stat));
+  }
+  names.all.insert(names.all.end(), names.stats.begin(), names.stats.end());
+  names.all.emplace_back("files");
+  return names;
+}
+
+// The rows of one node: one per file holding it.
+void NodeRows(RowWriter& w, const MergedProfiles& m, const Names& names,
+              const std::vector<std::string>& items, NodeId n, std::string_view path) {
+  const ProfileTree& tree = *m.in.tree;
+  const NodeId u = m.union_of[n];
+  for (size_t f = 0; f < m.store.files.size(); ++f) {
+    if (!m.store.Holds(f, u)) continue;
+    w.Begin();
+    w.Json("path", path);
+    w.Text("name", tree.name(n));
+    w.Number("depth", tree.depth(n));
+    w.Text("file", m.store.files[f]);
+    w.Number("file_index", static_cast<double>(f));
+    for (size_t c = 0; c < items.size(); ++c) w.Number(items[c], m.store.Value(f, c, u));
+    size_t next = 0;
+    for (size_t c = 0; c < items.size(); ++c) {
+      for (const MergeStat stat : kAllMergeStats) {
+        const size_t column = c * kMergeStatCount + MergePrintPosition(stat);
+        w.Number(names.stats[next++], m.in.columns[column][n]);
+      }
+    }
+    w.Number("files", m.in.columns.back()[n]);
+    w.End();
+  }
+}
+
+}  // namespace
+
+Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,
+                        const std::vector<std::string>& items, int64_t depth) {
+  PROTON_ASSIGN_OR_RETURN(OutputFile file, OutputFile::Create(path));
+  RowWriter writer(file.get(), ExportFormatOf(path) == OutputFormat::kCsv);
+  const Names names = ColumnNames(items);
+  writer.Header(names.all);
+  std::string path_json;
+  ForEachExportedRow(*merged.in.tree, depth,
+                     [&](NodeId n, const std::vector<std::string_view>& frames) {
+                       path_json.clear();
+                       AppendJsonPath(path_json, frames);
+                       NodeRows(writer, merged, names, items, n, path_json);
+                     });
+  writer.Drain();
+  return file.Commit();
+}
+
+}  // namespace proton::viewer

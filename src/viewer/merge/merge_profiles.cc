@@ -1,0 +1,313 @@
+// See merge_profiles.h. Files are read by a few worker threads, a bounded window ahead, and
+// merged on the calling thread in FILE order; each is reduced to what the merge keeps (its
+// values at the union nodes) and freed, so the peak is a few files' trees plus the union
+// (and, for stats, the per-file values of the selected columns).
+#include "viewer/merge/merge_profiles.h"
+
+#include <algorithm>
+#include <cmath>
+#include <thread>
+
+#include "format/profile_reader.h"
+#include "util/out_of_memory.h"
+#include "viewer/common/quoted.h"
+#include "viewer/merge/load_in_order.h"
+#include "viewer/merge/merge_source.h"
+#include "viewer/merge/merge_stats.h"
+#include "viewer/merge/merge_sum.h"
+#include "viewer/merge/merge_union.h"
+#include "viewer/ops/filters.h"
+#include "viewer/ops/metrics.h"
+
+namespace proton::viewer {
+namespace {
+
+// What a loading thread hands over: the file as read, what it must agree on with the others,
+// and for stats its columns after derivation and -i/-e, or the error that preparing them
+// gave. That error is reported after the source check, as when reading one file at a time.
+// `empty`: a valid profile with no data (the part of a phase that recorded nothing, a rank
+// that ran none of the frames): it holds no frame of the union, agrees with every other file
+// and adds nothing (viewer.md §11.11).
+struct LoadedFile {
+  ProfileTree tree;
+  std::string display_name;
+  Source source;
+  Status prepared;
+  std::vector<ColumnRef> columns;
+  bool empty = false;
+};
+
+Result<LoadedFile> ReadFile(const std::string& path) {
+  LoadedFile file;
+  file.display_name = format::DisplayName(path);
+  PROTON_ASSIGN_OR_RETURN(file.tree, format::ReadProfileFile(path));
+  const Status prepared = PrepareProfile(file.tree, file.display_name);
+  if (IsNoProfileData(prepared, file.display_name)) {
+    file.empty = true;
+    file.tree = ProfileTree();
+    return file;
+  }
+  PROTON_RETURN_IF_ERROR(prepared);
+  file.source = DescribeSource(file.tree, file.display_name);
+  return file;
+}
+
+Result<LoadedFile> LoadFile(const std::string& path) {
+  return CatchOutOfMemory("reading " + Quoted(format::DisplayName(path)),
+                          [&] { return ReadFile(path); });
+}
+
+// Derived per file, filtered by -i/-e (the threshold applies to the merged values).
+Status PrepareStatsFile(LoadedFile& file, const ViewerArgs& args) {
+  PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, args.metrics, file.display_name));
+  ViewerArgs names_only = args;
+  names_only.has_threshold = false;
+  PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, file.columns[0], file.display_name));
+  MergeDuplicates(file.tree);
+  return Status();
+}
+
+// Worker threads for loading: a few, since each holds one file's tree while it works.
+size_t LoadThreads(size_t files) {
+  if (files < 2) return 0;
+  return std::min<size_t>(std::thread::hardware_concurrency(), 4);
+}
+
+// Loads args.files on worker threads and calls consume(file) in FILE order.
+Status ForEachFile(const ViewerArgs& args, const std::function<Status(LoadedFile&)>& prepare,
+                   const std::function<Status(LoadedFile&)>& consume) {
+  const size_t threads = LoadThreads(args.files.size());
+  return InOrderLoader<LoadedFile>::Run(
+      args.files.size(), threads, threads + 1,
+      [&](size_t i) -> Result<LoadedFile> {
+        PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(args.files[i]));
+        if (file.empty) return file;
+        file.prepared = CatchOutOfMemory("processing " + Quoted(file.display_name),
+                                         [&] { return prepare(file); });
+        return file;
+      },
+      [&](size_t, LoadedFile& file) {
+        return CatchOutOfMemory("merging " + Quoted(file.display_name),
+                                [&] { return consume(file); });
+      });
+}
+
+// Every file must label the columns alike (inclusive in one, exclusive in another cannot be
+// combined), as for --diff-profile.
+Status CheckSameLabels(const std::vector<ColumnRef>& first, const std::vector<ColumnRef>& now,
+                       const std::string& first_name, const std::string& now_name) {
+  for (size_t c = 0; c < first.size(); ++c) {
+    if (first[c].label == now[c].label) continue;
+    return Status::Error("cannot merge " + first[c].item + ": it is '" + first[c].label + "' in " +
+                         Quoted(first_name) + " but '" + now[c].label + "' in " + Quoted(now_name));
+  }
+  return Status();
+}
+
+// One prepared file's contribution to --merge=stats: its values stored at the union nodes.
+Status AddStatsFile(const LoadedFile& file, MergeUnion& merged, MergeStore& store,
+                    std::vector<ColumnRef>& first_columns) {
+  const std::vector<ColumnRef>& columns = file.columns;
+  if (first_columns.empty()) first_columns = columns;
+  PROTON_RETURN_IF_ERROR(
+      CheckSameLabels(first_columns, columns, store.files[0], file.display_name));
+  const std::vector<NodeId> union_id = merged.Map(file.tree);
+  std::vector<bool>& holds = store.holds.emplace_back(merged.size(), false);
+  auto& values = store.values.emplace_back();
+  for (const ColumnRef& column : columns) {
+    std::vector<double>& v = values.emplace_back(merged.size(), kMissing);
+    for (NodeId n = 0; n < file.tree.size(); ++n) v[union_id[n]] = column.Value(file.tree, n);
+  }
+  for (NodeId n = 0; n < file.tree.size(); ++n) holds[union_id[n]] = true;
+  return Status();
+}
+
+// Per union node: the statistics of each column, and how many files hold it.
+struct UnionStats {
+  std::vector<std::vector<MergeStats>> stats;  // [column][union node]
+  std::vector<double> files;                   // [union node]
+};
+
+// Gathers the values of union nodes [begin, end) of column c, file by file: each file's
+// values are read as one short contiguous run instead of one cache miss per node and file.
+// Node u's values land in block[(u - begin) * files ...], `count[u - begin]` of them.
+void GatherBlock(const MergeStore& store, size_t c, NodeId begin, NodeId end,
+                 std::vector<FileValue>& block, std::vector<uint32_t>& count) {
+  const size_t files = store.files.size();
+  std::fill(count.begin(), count.end(), 0);
+  for (size_t f = 0; f < files; ++f) {
+    if (c >= store.values[f].size()) continue;  // a file with no data holds no frame
+    const std::vector<double>& values = store.values[f][c];
+    const NodeId stop = std::min<NodeId>(end, static_cast<NodeId>(values.size()));
+    for (NodeId u = begin; u < stop; ++u) {
+      if (!store.holds[f][u]) continue;
+      const size_t slot = u - begin;
+      block[slot * files + count[slot]++] = {static_cast<uint32_t>(f), values[u]};
+    }
+  }
+}
+
+UnionStats ComputeUnionStats(const MergeStore& store, size_t columns, size_t union_size) {
+  constexpr NodeId kBlock = 256;
+  const size_t files = store.files.size();
+  UnionStats out;
+  out.stats.assign(columns, std::vector<MergeStats>(union_size));
+  out.files.assign(union_size, 0.0);
+  std::vector<FileValue> block(size_t{kBlock} * files);
+  std::vector<uint32_t> count(kBlock);
+  std::vector<double> scratch;
+  for (NodeId begin = 0; begin < union_size; begin += kBlock) {
+    const NodeId end = static_cast<NodeId>(std::min<size_t>(union_size, begin + kBlock));
+    for (size_t c = 0; c < columns; ++c) {
+      GatherBlock(store, c, begin, end, block, count);
+      for (NodeId u = begin; u < end; ++u) {
+        const std::span<const FileValue> values(block.data() + (u - begin) * files,
+                                                count[u - begin]);
+        out.stats[c][u] = ComputeMergeStats(values, scratch);
+        out.files[u] = count[u - begin];
+      }
+    }
+  }
+  return out;
+}
+
+// The union tree after -t, which keeps the frames whose first column's median passes, with
+// their ancestors (§5.3). `union_of` gets each kept node's union node.
+Result<ProfileTree> BuildStatsTree(const MergeUnion& merged, const UnionStats& stats,
+                                   const ViewerArgs& args, std::vector<NodeId>& union_of) {
+  std::vector<NodeId> tree_id;
+  ProfileTree tree = merged.BuildTree(tree_id);
+  union_of.assign(tree.size(), kNoNode);
+  for (NodeId u = 0; u < tree_id.size(); ++u) union_of[tree_id[u]] = u;
+  if (!args.has_threshold) return tree;
+  // The union ids ride along as a column: the reduction renumbers the nodes.
+  ExtraColumn& ids = tree.extra_columns().emplace_back();
+  std::vector<uint8_t> matched(tree.size());
+  for (NodeId n = 0; n < tree.size(); ++n) {
+    ids.values.push_back(union_of[n]);
+    matched[n] = stats.stats[0][union_of[n]].median >= args.threshold ? 1 : 0;
+  }
+  if (!ApplyFilter(tree, FilterKind::kThreshold, matched)) {
+    return Status::Error("--threshold " + args.threshold_text + " removes every frame in " +
+                         Quoted(MergeDisplayName(args.files.size())));
+  }
+  const std::vector<double>& kept_ids = tree.extra_columns()[0].values;
+  union_of.assign(kept_ids.begin(), kept_ids.end());
+  tree.extra_columns().clear();
+  return tree;
+}
+
+// The printed columns: per -m column its median (which drives -t, colours and sorting),
+// min, mean, max, imbalance and argmax; then the number of files holding the frame.
+void FillStatsColumns(const UnionStats& stats, const std::vector<ColumnRef>& columns,
+                      const std::vector<NodeId>& union_of, PrintInput& in) {
+  for (size_t c = 0; c < columns.size(); ++c) {
+    for (const MergeStat stat : kMergePrintOrder) {
+      std::vector<double>& v = in.columns.emplace_back(union_of.size());
+      for (NodeId n = 0; n < union_of.size(); ++n) v[n] = stats.stats[c][union_of[n]].get(stat);
+      in.labels.push_back(columns[c].label + MergeStatSuffix(stat));
+      in.decimals.push_back(stat == MergeStat::kArgmax ? 0 : 3);
+    }
+  }
+  std::vector<double>& files = in.columns.emplace_back(union_of.size());
+  for (NodeId n = 0; n < union_of.size(); ++n) files[n] = stats.files[union_of[n]];
+  in.labels.emplace_back("files");
+  in.decimals.push_back(0);
+}
+
+// Devices of every file, each (type, index) once: the first file listing it gives its data.
+// `first_listed` gets the entries that `more` adds.
+void AddDevices(DeviceTable& all, const DeviceTable& more, DeviceTable& first_listed) {
+  for (const DeviceTable::Entry& e : more.entries) {
+    if (all.Find(e.device_type, e.device_index) != nullptr) continue;
+    all.entries.push_back(e);
+    first_listed.entries.push_back(e);
+  }
+}
+
+Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
+  MergedProfiles out;
+  MergeUnion merged;
+  MergeSourceCheck check;
+  std::vector<ColumnRef> columns;
+  DeviceTable devices;
+  const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, args); };
+  const auto add = [&](LoadedFile& file) -> Status {
+    if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
+    PROTON_RETURN_IF_ERROR(file.prepared);
+    out.store.files.push_back(file.display_name);
+    AddDevices(devices, file.tree.devices(), out.file_devices.emplace_back());
+    if (file.empty) {
+      out.store.holds.emplace_back();
+      out.store.values.emplace_back();
+      return Status();
+    }
+    return AddStatsFile(file, merged, out.store, columns);
+  };
+  PROTON_RETURN_IF_ERROR(ForEachFile(args, prepare, add));
+  if (columns.empty()) {  // every file was empty
+    return Status::Error(Quoted(MergeDisplayName(args.files.size())) + " contains no profile data");
+  }
+  const UnionStats stats = ComputeUnionStats(out.store, columns.size(), merged.size());
+  PROTON_ASSIGN_OR_RETURN(out.tree, BuildStatsTree(merged, stats, args, out.union_of));
+  FillStatsColumns(stats, columns, out.union_of, out.in);
+  return out;
+}
+
+// --merge=sum: the raw metrics added up, then the ordinary steps on the one summed profile.
+Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
+  MergeUnion merged;
+  MergeSum sum;
+  MergeSourceCheck check;
+  DeviceTable devices;
+  std::vector<std::string> files;
+  std::vector<DeviceTable> file_devices;
+  const auto merge_duplicates = [](LoadedFile& file) {
+    MergeDuplicates(file.tree);
+    return Status();
+  };
+  const auto add = [&](LoadedFile& file) -> Status {
+    files.push_back(file.display_name);
+    if (file.empty) {
+      file_devices.emplace_back();
+      return Status();
+    }
+    PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
+    const std::vector<NodeId> union_id = merged.Map(file.tree);  // before merged.size()
+    sum.Add(file.tree, union_id, merged.size());
+    AddDevices(devices, file.tree.devices(), file_devices.emplace_back());
+    return Status();
+  };
+  PROTON_RETURN_IF_ERROR(ForEachFile(args, merge_duplicates, add));
+  const std::string name = MergeDisplayName(args.files.size());
+  MergedProfiles out;
+  out.store.files = std::move(files);
+  out.file_devices = std::move(file_devices);
+  PROTON_ASSIGN_OR_RETURN(out.tree, sum.Build(merged, devices, name));
+  PROTON_ASSIGN_OR_RETURN(std::vector<ColumnRef> columns,
+                          ResolveColumns(out.tree, args.metrics, name));
+  PROTON_RETURN_IF_ERROR(ApplyFilters(out.tree, args, columns[0], name));
+  for (const ColumnRef& column : columns) {
+    std::vector<double>& v = out.in.columns.emplace_back(out.tree.size());
+    for (NodeId n = 0; n < out.tree.size(); ++n) v[n] = column.Value(out.tree, n);
+    out.in.labels.push_back(column.label);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string MergeDisplayName(size_t files) {
+  return "<merge of " + std::to_string(files) + (files == 1 ? " file>" : " files>");
+}
+
+Result<MergedProfiles> MergeProfiles(const ViewerArgs& args) {
+  // The steps above name the file that ran out; this names the steps after the last file.
+  return CatchOutOfMemory("merging " + Quoted(MergeDisplayName(args.files.size())),
+                          [&]() -> Result<MergedProfiles> {
+                            if (args.merge == MergeMode::kSum) return MergeSumProfiles(args);
+                            return MergeStatsProfiles(args);
+                          });
+}
+
+}  // namespace proton::viewer

@@ -1,0 +1,67 @@
+// See merge_union.h. The lookup key is built in one reused string, so mapping a file costs
+// one hash lookup per node and no allocation for the nodes already in the union.
+#include "viewer/merge/merge_union.h"
+
+#include <cstdint>
+#include <cstring>
+
+namespace proton::viewer {
+
+NodeId MergeUnion::Find(NodeId parent, std::string_view name, std::string_view type) {
+  // The type's length goes before it: a separator byte could also occur inside a type or
+  // name (JSON "\u0000"), and then ("a\0", "b") and ("a", "\0b") would share one key.
+  const uint64_t type_size = type.size();
+  key_.assign(reinterpret_cast<const char*>(&parent), sizeof parent);
+  key_.append(reinterpret_cast<const char*>(&type_size), sizeof type_size);
+  key_.append(type);
+  key_.append(name);
+  if (auto it = index_.find(std::string_view(key_)); it != index_.end()) return it->second;
+  const auto id = static_cast<NodeId>(parent_.size());
+  index_.emplace(key_, id);
+  parent_.push_back(parent);
+  names_.emplace_back(name);
+  types_.emplace_back(type);
+  return id;
+}
+
+std::vector<NodeId> MergeUnion::Map(const ProfileTree& tree) {
+  std::vector<NodeId> union_id(tree.size(), kNoNode);
+  if (tree.size() == 0) return union_id;
+  if (parent_.empty()) {
+    parent_.push_back(kNoNode);
+    names_.emplace_back(tree.name(ProfileTree::root()));
+    types_.emplace_back(tree.type(ProfileTree::root()));
+  }
+  union_id[ProfileTree::root()] = 0;
+  // Ids are pre-order, so every parent is mapped before its children.
+  for (NodeId n = 1; n < tree.size(); ++n) {
+    union_id[n] = Find(union_id[tree.parent(n)], tree.name(n), tree.type(n));
+  }
+  return union_id;
+}
+
+ProfileTree MergeUnion::BuildTree(std::vector<NodeId>& tree_id) const {
+  ProfileTree tree;
+  tree_id.assign(size(), kNoNode);
+  if (size() == 0) return tree;
+  // Children in first-appearance order: a child always has a larger union id than its
+  // parent and its earlier siblings, so one counting pass lays the lists out.
+  std::vector<uint32_t> begin(size() + 1, 0);
+  for (NodeId u = 1; u < size(); ++u) ++begin[parent_[u] + 1];
+  for (size_t u = 0; u < size(); ++u) begin[u + 1] += begin[u];
+  std::vector<NodeId> kids(size());
+  std::vector<uint32_t> fill(begin.begin(), begin.end() - 1);
+  for (NodeId u = 1; u < size(); ++u) kids[fill[parent_[u]]++] = u;
+  std::vector<NodeId> stack{0};
+  while (!stack.empty()) {
+    const NodeId u = stack.back();
+    stack.pop_back();
+    const NodeId parent = parent_[u] == kNoNode ? kNoNode : tree_id[parent_[u]];
+    tree_id[u] = tree.AddNode(parent, names_[u], types_[u]);
+    for (uint32_t k = begin[u + 1]; k-- > begin[u];) stack.push_back(kids[k]);
+  }
+  tree.BuildStructure();
+  return tree;
+}
+
+}  // namespace proton::viewer

@@ -1,0 +1,47 @@
+// See output_formats.h.
+#include "viewer/outputs/output_formats.h"
+
+#include "viewer/outputs/html_report.h"
+#include "viewer/outputs/speedscope.h"
+
+namespace proton::viewer {
+namespace {
+
+constexpr OutputFormatInfo kFormats[] = {
+    {OutputFormat::kCsv, "csv", ".csv", &ViewerArgs::export_path, nullptr},
+    {OutputFormat::kJsonLines, "jsonl", ".jsonl", &ViewerArgs::export_path, nullptr},
+    {OutputFormat::kHtml, "html", "", &ViewerArgs::html_path, &WriteHtmlReport},
+    {OutputFormat::kSpeedscope, "speedscope", "", &ViewerArgs::speedscope_path, &WriteSpeedscope},
+};
+
+bool IsTable(const OutputFormatInfo& f) { return f.write_report == nullptr; }
+
+}  // namespace
+
+std::span<const OutputFormatInfo> OutputFormats() { return kFormats; }
+
+std::optional<OutputFormat> ExportFormatOf(std::string_view path) {
+  for (const OutputFormatInfo& f : kFormats) {
+    if (IsTable(f) && path.ends_with(f.suffix)) return f.format;
+  }
+  return std::nullopt;
+}
+
+std::string ExportSuffixes() {
+  std::string list;
+  for (const OutputFormatInfo& f : kFormats) {
+    if (!IsTable(f)) continue;
+    if (!list.empty()) list += " or ";
+    list += f.suffix;
+  }
+  return list;
+}
+
+bool WantsReport(const ViewerArgs& args) {
+  for (const OutputFormatInfo& f : kFormats) {
+    if (!IsTable(f) && !(args.*f.path).empty()) return true;
+  }
+  return false;
+}
+
+}  // namespace proton::viewer
