@@ -12,6 +12,7 @@
 #include "core/dump/chrome_trace_writer.h"
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "core/test/fake_backend.h"
@@ -21,7 +22,7 @@ namespace proton {
 namespace {
 
 int StartSession(const char* backend) {
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
   StartOptions o;
   o.name = "/tmp/proton_bench_core";
   o.backend = backend;
@@ -35,7 +36,7 @@ void BM_ScopeEnterExit(benchmark::State& state) {
     EnterScope(id, "matmul_phase");
     benchmark::DoNotOptimize(ExitScope(id, "matmul_phase"));
   }
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_ScopeEnterExit);
 
@@ -51,12 +52,12 @@ void BM_LaunchCapture(benchmark::State& state) {
     sink->OnLaunchExit(corr);
     if ((corr & 4095) == 0) {
       state.PauseTiming();
-      SessionManager::Get().correlator().Reset();
+      ProcessRuntime().sessions().correlator().Reset();
       state.ResumeTiming();
     }
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_LaunchCapture);
 
@@ -82,7 +83,7 @@ void BM_AttributeKernelRecord(benchmark::State& state) {
     sink->OnKernelRecord(r);
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_AttributeKernelRecord);
 
@@ -109,7 +110,7 @@ void BM_LaunchAndAttribute(benchmark::State& state) {
     sink->OnKernelRecord(r);
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_LaunchAndAttribute);
 
