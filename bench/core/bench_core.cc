@@ -140,7 +140,10 @@ void BM_WriteHatchet1M(benchmark::State& state) {
   TreeData& data = MillionNodeTree();
   DeviceTable devices{{0, FakeBackend::H200()}};
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   WriteOptions options;
   options.chunk_sink = &sink;
   for (auto _ : state) {
@@ -156,7 +159,10 @@ void BM_WriteMsgpack1M(benchmark::State& state) {
   TreeData& data = MillionNodeTree();
   DeviceTable devices{{0, FakeBackend::H200()}};
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   WriteOptions options;
   options.chunk_sink = &sink;
   for (auto _ : state) {
@@ -195,7 +201,10 @@ TraceData* MakeTrace1M(bool flows) {
 
 void WriteTraceBench(benchmark::State& state, TraceData* data) {
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   for (auto _ : state) {
     std::string out;
     data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });
