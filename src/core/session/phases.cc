@@ -149,7 +149,8 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeAll() {
     if (phase.data) out.emplace_back(number, phase.data);
   }
   // The current phase stays reachable: a thread may still read it from an older session list.
-  std::erase_if(phases_, [this](const auto& entry) { return entry.first != current_; });
+  const int current = current_;  // read under the lock, which the analysis cannot see in the lambda
+  std::erase_if(phases_, [current](const auto& entry) { return entry.first != current; });
   DcheckStatesLocked();
   return out;
 }
