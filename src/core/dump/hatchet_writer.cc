@@ -23,8 +23,15 @@ class Layout {
       size_t n = std::min(indent, kIndentBlock);
       out_.append(n, ' ');
       indent -= n;
-      if (options_ != nullptr) MaybeFlushChunk(*options_, out_);
+      Flush();
     }
+  }
+  // Hands a large enough `out` to the sink. False once the sink refused a chunk: nothing more
+  // is handed over, and the writer stops.
+  bool Flush() {
+    if (options_ == nullptr || stopped_) return !stopped_;
+    stopped_ = !MaybeFlushChunk(*options_, out_);
+    return !stopped_;
   }
   const char* colon() const { return pretty_ ? ": " : ":"; }
   bool pretty() const { return pretty_; }
@@ -34,6 +41,7 @@ class Layout {
   std::string& out_;
   bool pretty_;
   const WriteOptions* options_;
+  bool stopped_ = false;
 };
 
 template <typename T, typename Fn>
@@ -198,7 +206,7 @@ bool WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOpt
     stack.push_back(Item{node, offsets[node]});
     // A chain of first children opens without closing anything: flush here too, or the
     // whole descent (quadratic in depth with its indentation) would pile up in `out`.
-    return MaybeFlushChunk(options, out);
+    return layout.Flush();
   };
   if (!open(kRootNode, 4)) return false;
   while (!stack.empty()) {
@@ -219,7 +227,7 @@ bool WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOpt
     stack.pop_back();
     CollectNodeMetrics(data, node, devices, options, &metrics);
     WriteNodeTail(out, layout, indent, tree.name(node), metrics);
-    if (!MaybeFlushChunk(options, out)) return false;
+    if (!layout.Flush()) return false;
   }
   return true;
 }
