@@ -118,7 +118,7 @@ Status StartSessionZero(bool scopes_only) {
   // A child forked from a process with a running GPU backend cannot use CUDA (the driver does
   // not survive fork), and a CUPTI call could wait forever on a lock held by a thread that did
   // not survive the fork: such a child stays unprofiled.
-  if (ForkedFromProcessWithBackend()) return Status();
+  if (ProcessRuntime().ForkedFromProcessWithBackend()) return Status();
   ForkGuardedLock lock(StartMutex());
   const CliConfig& config = GetCliConfig();
   StartOptions options;

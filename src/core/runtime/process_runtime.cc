@@ -72,10 +72,4 @@ void MaybeStartCliSessionLazily(uint64_t entering_scope_id) {
 
 bool HasRecordedAnything() { return HasRecorded(); }
 
-void DiscardAllSessionsAfterFork() { ProcessRuntime().sessions().DiscardAll(); }
-
-bool ForkedFromProcessWithBackend() {
-  return InForkedChild() && ProcessRuntime().sessions().parent_had_backend();
-}
-
 }  // namespace proton

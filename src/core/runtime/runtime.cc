@@ -77,4 +77,8 @@ std::string Runtime::OutputPathFor(std::string_view name, std::string_view suffi
 // initialised before fork is unusable after it); the parent's sessions are never written.
 void Runtime::AfterForkChild() { sessions_->AfterForkChild(); }
 
+bool Runtime::ForkedFromProcessWithBackend() {
+  return InForkedChild() && sessions_->parent_had_backend();
+}
+
 }  // namespace proton

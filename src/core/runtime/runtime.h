@@ -52,6 +52,9 @@ class Runtime {
   // In a forked child, once every guarded lock is free again (fork_guard.h): drops the
   // parent's sessions without writing them (§2.9). Every live runtime gets it.
   void AfterForkChild();
+  // Whether this process is a forked child whose parent had a GPU backend running in this
+  // runtime: it must not touch the driver or CUPTI, whose state did not survive the fork.
+  bool ForkedFromProcessWithBackend();
 
  private:
   const RuntimeOptions options_;

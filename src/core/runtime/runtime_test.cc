@@ -147,7 +147,7 @@ TEST_F(RuntimeTest, ForkChildActionDropsEveryRuntimesSessions) {
     // The child: the runtime's sessions are gone (never written), and it remembers that its
     // parent had a backend running.
     bool ok = runtime.sessions().session_count() == 0 && !runtime.sessions().profiling_on() &&
-              !runtime.sessions().backend_running() && runtime.sessions().parent_had_backend();
+              !runtime.sessions().backend_running() && runtime.ForkedFromProcessWithBackend();
     _exit(ok ? 0 : 1);
   }
   ASSERT_GT(pid, 0);
@@ -156,7 +156,7 @@ TEST_F(RuntimeTest, ForkChildActionDropsEveryRuntimesSessions) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 0);
   EXPECT_EQ(runtime.sessions().session_count(), 1u);  // the parent keeps its session
-  EXPECT_FALSE(runtime.sessions().parent_had_backend());
+  EXPECT_FALSE(runtime.ForkedFromProcessWithBackend());
   ASSERT_TRUE(runtime.sessions().Finalize(std::nullopt, "").ok());
   EXPECT_TRUE(fs::exists(dir_ + "/parent.hatchet"));
 }

@@ -45,11 +45,4 @@ Status FinalizeAllWithoutSynchronizing();
 // (§1.2, core/config/rank.h), then "." + suffix.
 std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name);
 
-// Forget every session without writing or flushing, as a forked child does (§5.11; the core
-// does it itself in every forked child, fork_guard.h).
-void DiscardAllSessionsAfterFork();
-// Whether this process is a forked child whose parent had a GPU backend running: it must not
-// touch the driver or CUPTI, whose state did not survive the fork (§2.9).
-bool ForkedFromProcessWithBackend();
-
 }  // namespace proton
