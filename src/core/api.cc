@@ -1,8 +1,9 @@
-// The public C++ API (include/proton/proton.h): thin forwarding to the session manager and the
-// per-thread context sources. With PROTON_RECORD, each call is also recorded (recorder.h).
-// Out of memory (std::bad_alloc from any allocation below) never leaves the API: the profiled
-// program goes on (profiler.md §1.2). A recording call drops what it would have recorded and
-// says once that the profile is incomplete; a call that returns a status returns the error.
+// The public C++ API (include/proton/proton.h): thin forwarding to the process runtime's session
+// manager (src/core/runtime/runtime.h) and the per-thread context sources. With PROTON_RECORD, each
+// call is also recorded (recorder.h). Out of memory (std::bad_alloc from any allocation below)
+// never leaves the API: the profiled program goes on (profiler.md §1.2). A recording call drops
+// what it would have recorded and says once that the profile is incomplete; a call that returns a
+// status returns the error.
 #include <atomic>
 #include <cstdio>
 #include <new>
