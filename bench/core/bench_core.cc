@@ -12,6 +12,7 @@
 #include "core/dump/chrome_trace_writer.h"
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "core/test/fake_backend.h"
@@ -21,7 +22,7 @@ namespace proton {
 namespace {
 
 int StartSession(const char* backend) {
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
   StartOptions o;
   o.name = "/tmp/proton_bench_core";
   o.backend = backend;
@@ -35,7 +36,7 @@ void BM_ScopeEnterExit(benchmark::State& state) {
     EnterScope(id, "matmul_phase");
     benchmark::DoNotOptimize(ExitScope(id, "matmul_phase"));
   }
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_ScopeEnterExit);
 
@@ -51,12 +52,12 @@ void BM_LaunchCapture(benchmark::State& state) {
     sink->OnLaunchExit(corr);
     if ((corr & 4095) == 0) {
       state.PauseTiming();
-      SessionManager::Get().correlator().Reset();
+      ProcessRuntime().sessions().correlator().Reset();
       state.ResumeTiming();
     }
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_LaunchCapture);
 
@@ -82,7 +83,7 @@ void BM_AttributeKernelRecord(benchmark::State& state) {
     sink->OnKernelRecord(r);
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_AttributeKernelRecord);
 
@@ -109,7 +110,7 @@ void BM_LaunchAndAttribute(benchmark::State& state) {
     sink->OnKernelRecord(r);
   }
   (void)ExitScope(scope, "add_phase");
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
 }
 BENCHMARK(BM_LaunchAndAttribute);
 
@@ -139,7 +140,10 @@ void BM_WriteHatchet1M(benchmark::State& state) {
   TreeData& data = MillionNodeTree();
   DeviceTable devices{{0, FakeBackend::H200()}};
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   WriteOptions options;
   options.chunk_sink = &sink;
   for (auto _ : state) {
@@ -155,7 +159,10 @@ void BM_WriteMsgpack1M(benchmark::State& state) {
   TreeData& data = MillionNodeTree();
   DeviceTable devices{{0, FakeBackend::H200()}};
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   WriteOptions options;
   options.chunk_sink = &sink;
   for (auto _ : state) {
@@ -194,7 +201,10 @@ TraceData* MakeTrace1M(bool flows) {
 
 void WriteTraceBench(benchmark::State& state, TraceData* data) {
   size_t bytes = 0;
-  ChunkSink sink = [&bytes](std::string_view chunk) { bytes += chunk.size(); };
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
   for (auto _ : state) {
     std::string out;
     data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });

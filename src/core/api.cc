@@ -1,8 +1,9 @@
-// The public C++ API (include/proton/proton.h): thin forwarding to the session manager and the
-// per-thread context sources. With PROTON_RECORD, each call is also recorded (recorder.h).
-// Out of memory (std::bad_alloc from any allocation below) never leaves the API: the profiled
-// program goes on (profiler.md §1.2). A recording call drops what it would have recorded and
-// says once that the profile is incomplete; a call that returns a status returns the error.
+// The public C++ API (include/proton/proton.h): thin forwarding to the process runtime's session
+// manager (src/core/runtime/runtime.h) and the per-thread context sources. With PROTON_RECORD, each
+// call is also recorded (recorder.h). Out of memory (std::bad_alloc from any allocation below)
+// never leaves the API: the profiled program goes on (profiler.md §1.2). A recording call drops
+// what it would have recorded and says once that the profile is incomplete; a call that returns a
+// status returns the error.
 #include <atomic>
 #include <cstdio>
 #include <new>
@@ -12,6 +13,7 @@
 
 #include "core/context/thread_context.h"
 #include "core/record/recorder.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
@@ -67,7 +69,7 @@ auto OrOutOfMemory(std::string_view step, Fn&& call) noexcept -> decltype(call()
 
 Result<std::optional<int>> StartUnguarded(const StartOptions& options) {
   Status name_ok = CheckName(options.name);
-  auto result = name_ok.ok() ? SessionManager::Get().Start(options, /*cli_start=*/false)
+  auto result = name_ok.ok() ? ProcessRuntime().sessions().Start(options, /*cli_start=*/false)
                              : Result<std::optional<int>>(name_ok.error());
   if (Recording()) {
     RecordLine line("start");
@@ -89,7 +91,7 @@ Result<std::optional<int>> Start(const StartOptions& options) {
 Status Activate(std::optional<int> session) {
   return OrOutOfMemory("while activating", [&] {
     if (Recording()) RecordLine("activate").OptInt("session", session);
-    return SessionManager::Get().Activate(session);
+    return ProcessRuntime().sessions().Activate(session);
   });
 }
 Status Deactivate(std::optional<int> session, bool flushing) {
@@ -97,7 +99,7 @@ Status Deactivate(std::optional<int> session, bool flushing) {
     if (Recording()) {
       RecordLine("deactivate").OptInt("session", session).Bool("flushing", flushing);
     }
-    Status st = SessionManager::Get().Deactivate(session, flushing);
+    Status st = ProcessRuntime().sessions().Deactivate(session, flushing);
     // Records delivered by the flush come between the two lines; replay applies them first.
     if (Recording()) RecordLine("call_end");
     return st;
@@ -110,7 +112,7 @@ Status FinalizeSessions(std::optional<int> session, std::string_view output_form
   // Out of memory outside the file write (which reports it itself) is an error, never an
   // exception into the program (an abort of a Python process, or of its exit).
   Status st = OrOutOfMemory("while finalizing", [&] {
-    return SessionManager::Get().Finalize(session, output_format, synchronize);
+    return ProcessRuntime().sessions().Finalize(session, output_format, synchronize);
   });
   if (Recording()) RecordLine("call_end");
   return st;
@@ -123,7 +125,7 @@ Status Finalize(std::optional<int> session, std::string_view output_format) {
 Status FinalizeAllWithoutSynchronizing() {
   return FinalizeSessions(std::nullopt, "", /*synchronize=*/false);
 }
-bool ProfilingOn() { return SessionManager::Get().profiling_on(); }
+bool ProfilingOn() { return ProcessRuntime().sessions().profiling_on(); }
 
 void EnterScope(uint64_t scope_id, std::string_view name) {
   bool recorded = RecordOrDrop([&] {
@@ -200,11 +202,11 @@ std::optional<int> ContextDepth(int session) {
 
 Result<std::string> GetJson(int session, int phase) {
   return OrOutOfMemory("while serialising the profile",
-                       [&] { return SessionManager::Get().GetData(session, phase, false); });
+                       [&] { return ProcessRuntime().sessions().GetData(session, phase, false); });
 }
 Result<std::string> GetMsgpack(int session, int phase) {
   return OrOutOfMemory("while serialising the profile",
-                       [&] { return SessionManager::Get().GetData(session, phase, true); });
+                       [&] { return ProcessRuntime().sessions().GetData(session, phase, true); });
 }
 Status Clear(int session, int phase, bool clear_up_to_phase) {
   return OrOutOfMemory("while clearing", [&] {
@@ -214,21 +216,21 @@ Status Clear(int session, int phase, bool clear_up_to_phase) {
           .Int("phase", phase)
           .Bool("up_to", clear_up_to_phase);
     }
-    return SessionManager::Get().Clear(session, phase, clear_up_to_phase);
+    return ProcessRuntime().sessions().Clear(session, phase, clear_up_to_phase);
   });
 }
 
 Result<int> AdvancePhase(int session) {
   return OrOutOfMemory("while advancing the phase", [&] {
     if (Recording()) RecordLine("advance_phase").Int("session", session);
-    Result<int> phase = SessionManager::Get().AdvancePhase(session);
+    Result<int> phase = ProcessRuntime().sessions().AdvancePhase(session);
     if (phase.ok()) ContextRefresh();
     return phase;
   });
 }
 Result<bool> IsPhaseComplete(int session, int phase) {
   return OrOutOfMemory("while checking the phase",
-                       [&] { return SessionManager::Get().IsPhaseComplete(session, phase); });
+                       [&] { return ProcessRuntime().sessions().IsPhaseComplete(session, phase); });
 }
 
 }  // namespace proton

@@ -29,10 +29,3 @@ extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) 
   }
   return 1;  // never fail cuInit: the program runs, profiled or not
 }
-
-namespace {
-// The exit finalize that CuptiBackend::Start registers once the backend runs (injection_state.h):
-// FinalizeProcess is idempotent, so the CLI's own load-time atexit handler then finds nothing.
-[[maybe_unused]] const bool kExitHookSet =
-    (proton::cupti::SetExitFinalizeHook([] { proton::cli::FinalizeProcess(); }), true);
-}  // namespace

@@ -4,23 +4,23 @@
 #include <atomic>
 #include <cstdlib>
 
+#include "core/runtime/runtime.h"
+
 namespace proton::cupti {
 namespace {
 thread_local bool t_in_injection_init = false;
 thread_local int t_backend_start_depth = 0;
-std::atomic<void (*)()> g_exit_hook{nullptr};
 std::atomic<bool> g_exit_registered{false};
 std::atomic<bool> g_exiting{false};
 
 void ExitFinalize() {
   g_exiting.store(true, std::memory_order_release);
-  if (void (*hook)() = g_exit_hook.load()) hook();
+  if (ExitFinalizeFn hook = ProcessRuntime().exit_finalize()) hook();
 }
 }  // namespace
 
-void SetExitFinalizeHook(void (*hook)()) { g_exit_hook.store(hook); }
 void RegisterExitFinalizeOnce() {
-  if (g_exit_hook.load() == nullptr || g_exit_registered.exchange(true)) return;
+  if (ProcessRuntime().exit_finalize() == nullptr || g_exit_registered.exchange(true)) return;
   std::atexit(ExitFinalize);
 }
 bool ProcessExiting() { return g_exiting.load(std::memory_order_acquire); }

@@ -17,8 +17,9 @@ void SetInInjectionInit(bool inside);
 // exiting and runs the exit hook (injection.cc: the CLI's FinalizeProcess). Being registered
 // later, it runs before CUPTI's cleanup and before static destructors of objects made since;
 // the CLI's load-time atexit handler runs after all of those. While exiting, Stop detaches
-// instead of unsubscribing (see CuptiBackend::Stop).
-void SetExitFinalizeHook(void (*hook)());
+// instead of unsubscribing (see CuptiBackend::Stop). The hook is the process runtime's
+// RuntimeOptions::exit_finalize (src/core/cli gives FinalizeProcess); without one, nothing
+// is registered.
 void RegisterExitFinalizeOnce();
 bool ProcessExiting();
 

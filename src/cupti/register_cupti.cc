@@ -1,6 +1,7 @@
-// Registers the "cupti" backend with the core's registry (profiler.md §1.2): a factory and an
-// availability probe (libcuda.so.1 loads and reports at least one device). Runs from a static
-// initializer of libproton.so, which links this library whole-archive.
+// Adds the "cupti" backend to the core's built-in catalogue (profiler.md §1.2, registry.h), which
+// every runtime's registry sees: a factory and an availability probe (libcuda.so.1 loads and
+// reports at least one device). Runs from a static initializer of libproton.so, which links
+// this library whole-archive.
 #include <atomic>
 #include <memory>
 
@@ -59,7 +60,7 @@ class OwningCuptiBackend final : public Backend {
   CuptiBackend* backend_;
 };
 
-const bool kRegistered = RegisterBackend(BackendRegistration{
+const bool kRegistered = AddBuiltinBackend(BackendRegistration{
     "cupti", &DriverHasDevice, [] { return std::unique_ptr<Backend>(new OwningCuptiBackend()); }});
 
 }  // namespace

@@ -16,6 +16,8 @@
 #include "binding_errors.h"
 #include "binding_state.h"
 #include "cli_binding.h"
+#include "core/cli/cli_session.h"
+#include "core/runtime/runtime.h"
 #include "json_to_python.h"
 #include "launch_hook.h"
 #include "metrics_convert.h"
@@ -350,6 +352,9 @@ PyModuleDef g_module = {
 }  // namespace proton::python
 
 PyMODINIT_FUNC PyInit__C() {
+  // The module's entry point into the profiler: the process runtime, which libproton.so's load
+  // made already (src/core/cli/cli_session.cc), so the same options apply whoever came first.
+  proton::CreateProcessRuntime(proton::cli::ProcessRuntimeOptions());
   PyObject* module = PyModule_Create(&proton::python::g_module);
   if (module == nullptr) return nullptr;
   if (!proton::python::AddScopeTypes(module)) {

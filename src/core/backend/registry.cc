@@ -1,56 +1,74 @@
 // Backend registry; see registry.h.
 #include "core/backend/registry.h"
 
-#include <map>
-#include <mutex>
-
-#include "core/fork_guard.h"
 #include "util/ascii.h"
 
 namespace proton {
 namespace {
 
-struct Registry {
+using Entries = std::map<std::string, std::unique_ptr<BackendRegistration>>;
+
+// The built-in catalogue. Never destroyed: it is filled during static initialization of other
+// parts, and sessions may stop a backend during static destruction.
+struct Builtins {
   ForkGuardedMutex mutex{LockRank::kLeaf};
-  std::map<std::string, std::unique_ptr<BackendRegistration>> entries;
+  Entries entries PROTON_GUARDED_BY(mutex);
 };
 
-// Never destroyed: registrations happen during static initialization of other parts, and
-// sessions may stop a backend during static destruction.
-Registry& GetRegistry() {
-  static Registry* registry = new Registry();
-  return *registry;
+Builtins& GetBuiltins() {
+  static Builtins* builtins = new Builtins();
+  return *builtins;
+}
+
+const BackendRegistration* FindIn(const Entries& entries, const std::string& key) {
+  auto it = entries.find(key);
+  return it == entries.end() ? nullptr : it->second.get();
 }
 
 }  // namespace
 
-bool RegisterBackend(BackendRegistration registration) {
-  Registry& r = GetRegistry();
-  std::lock_guard<ForkGuardedMutex> lock(r.mutex);
+bool AddBuiltinBackend(BackendRegistration registration) {
+  Builtins& b = GetBuiltins();
+  ForkGuardedLock lock(b.mutex);
   std::string key = AsciiLower(registration.name);
-  r.entries[key] = std::make_unique<BackendRegistration>(std::move(registration));
+  b.entries[key] = std::make_unique<BackendRegistration>(std::move(registration));
   return true;
 }
 
-void UnregisterBackend(std::string_view name) {
-  Registry& r = GetRegistry();
-  std::lock_guard<ForkGuardedMutex> lock(r.mutex);
-  r.entries.erase(AsciiLower(name));
+void BackendRegistry::Register(BackendRegistration registration) {
+  ForkGuardedLock lock(mutex_);
+  std::string key = AsciiLower(registration.name);
+  entries_[key] = std::make_unique<BackendRegistration>(std::move(registration));
 }
 
-const BackendRegistration* FindBackend(std::string_view name) {
-  Registry& r = GetRegistry();
-  std::lock_guard<ForkGuardedMutex> lock(r.mutex);
-  auto it = r.entries.find(AsciiLower(name));
-  return it == r.entries.end() ? nullptr : it->second.get();
+void BackendRegistry::Unregister(std::string_view name) {
+  ForkGuardedLock lock(mutex_);
+  entries_.erase(AsciiLower(name));
 }
 
-std::vector<std::string> RegisteredBackendNames() {
-  Registry& r = GetRegistry();
-  std::lock_guard<ForkGuardedMutex> lock(r.mutex);
-  std::vector<std::string> names;
-  for (const auto& [k, v] : r.entries) names.push_back(v->name);
-  return names;
+const BackendRegistration* BackendRegistry::Find(std::string_view name) {
+  std::string key = AsciiLower(name);
+  {
+    ForkGuardedLock lock(mutex_);
+    if (const BackendRegistration* own = FindIn(entries_, key)) return own;
+  }
+  Builtins& b = GetBuiltins();
+  ForkGuardedLock lock(b.mutex);
+  return FindIn(b.entries, key);
+}
+
+std::vector<std::string> BackendRegistry::Names() {
+  std::map<std::string, std::string> names;  // key -> name, this registry's over the built-ins
+  {
+    Builtins& b = GetBuiltins();
+    ForkGuardedLock lock(b.mutex);
+    for (const auto& [key, reg] : b.entries) names[key] = reg->name;
+  }
+  ForkGuardedLock lock(mutex_);
+  for (const auto& [key, reg] : entries_) names[key] = reg->name;
+  std::vector<std::string> out;
+  for (const auto& [key, name] : names) out.push_back(name);
+  return out;
 }
 
 }  // namespace proton

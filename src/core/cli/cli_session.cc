@@ -1,4 +1,5 @@
-// See cli_session.h. Thread: InstallCliProcess runs at library load (loader thread);
+// See cli_session.h. Thread: the process runtime's creation and InstallCliProcess run at
+// library load (loader thread);
 // StartSessionZero on the caller's thread (bootstrap, or the CUDA injection thread);
 // FinalizeProcess on the exiting thread or the signal writer thread.
 #include "core/cli/cli_session.h"
@@ -9,12 +10,12 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 
 #include "core/cli/cli_config.h"
 #include "core/cli/output_naming.h"
 #include "core/cli/signal_writer.h"
 #include "core/fork_guard.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
@@ -84,12 +85,24 @@ void FinalizeOnSignal() {
 
 }  // namespace
 
+RuntimeOptions ProcessRuntimeOptions() {
+  RuntimeOptions options;
+  // CuptiBackend::Start registers it with atexit once a backend runs in CLI mode
+  // (src/cupti/injection_state.h); FinalizeProcess is idempotent, so the load-time atexit
+  // handler below then finds nothing.
+  options.exit_finalize = &FinalizeProcess;
+  if (GetCliConfig().enabled) {
+    options.command_line_mode = true;
+    options.output_path = CliOutputPath;
+    options.lazy_cli_start = LazyStart;
+  }
+  return options;
+}
+
 bool InstallCliProcess() {
   if (!GetCliConfig().enabled) return false;
   if (g_installed.exchange(true)) return true;
-  SetCommandLineMode(true);
-  SetOutputPathFunction(CliOutputPath);
-  SetLazyCliStart(LazyStart);
+  CreateProcessRuntime(ProcessRuntimeOptions());  // made at load already: see below
   // The core drops a forked child's copy of the parent's sessions (§2.9); the child starts its
   // own session if it uses the GPU or scopes, and needs its own signal writer thread.
   AddForkChildAction(SignalWriterAfterForkChild);
@@ -105,8 +118,8 @@ Status StartSessionZero(bool scopes_only) {
   // A child forked from a process with a running GPU backend cannot use CUDA (the driver does
   // not survive fork), and a CUPTI call could wait forever on a lock held by a thread that did
   // not survive the fork: such a child stays unprofiled.
-  if (ForkedFromProcessWithBackend()) return Status();
-  std::lock_guard<ForkGuardedMutex> lock(StartMutex());
+  if (ProcessRuntime().ForkedFromProcessWithBackend()) return Status();
+  ForkGuardedLock lock(StartMutex());
   const CliConfig& config = GetCliConfig();
   StartOptions options;
   options.name = SessionName(config, IsRootProcess());
@@ -131,7 +144,7 @@ void NoteInjectionRan() { g_injection_ran.store(true); }
 
 bool WarnIfCudaRanUnprofiled() {
   if (!GetCliConfig().enabled || g_injection_ran.load()) return false;
-  if (SessionManager::Get().backend_running()) return false;
+  if (ProcessRuntime().sessions().backend_running()) return false;
   // A forked child inherits the parent's driver state, which it may not use: never ask.
   if (InForkedChild()) return false;
   void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
@@ -162,9 +175,13 @@ void FinalizeProcess() {
 }  // namespace proton::cli
 
 namespace {
-// Load-time installation in processes of a `proton` run (profiler.md §5.11: the library is
-// loaded either by the CUDA driver or by proton._C).
-[[maybe_unused]] const bool kCliInstalled = proton::cli::InstallCliProcess();
+// The entry point of libproton.so, at load (profiler.md §5.11: the library is loaded by the
+// CUDA driver, by proton._C, or by a program that links it): creates the process runtime
+// before anything else can use it, with the command's options in a `proton` run, and then
+// installs the command's exit, signal and fork handling there.
+[[maybe_unused]] const bool kProcessRuntimeCreated =
+    (proton::CreateProcessRuntime(proton::cli::ProcessRuntimeOptions()),
+     proton::cli::InstallCliProcess(), true);
 }  // namespace
 
 extern "C" int proton_cli_start(void) {

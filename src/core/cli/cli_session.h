@@ -6,13 +6,20 @@
 // (PROTON_CLI unset).
 #pragma once
 
+#include "core/runtime/runtime_options.h"
 #include "util/status.h"
 
 namespace proton::cli {
 
-// Puts the process in CLI mode and installs output naming, fork handling, the atexit
-// fallback and the signal writer. Idempotent; runs when libproton.so is loaded in a process with
-// PROTON_CLI=1. Returns whether the process is in a `proton` run.
+// The options of the process runtime in libproton.so: the exit finalize always; in a `proton`
+// run (PROTON_CLI=1) also command-line mode, the command's output naming and the lazy start
+// of session 0. The library's load creates the process runtime with them (cli_session.cc).
+RuntimeOptions ProcessRuntimeOptions();
+
+// Installs the command's fork handling, the atexit fallback and the signal writer (the process
+// runtime, made from ProcessRuntimeOptions, is in CLI mode already). Idempotent; runs when
+// libproton.so is loaded in a process with PROTON_CLI=1. Returns whether the process is in a
+// `proton` run.
 bool InstallCliProcess();
 
 // Starts (or joins) session 0 with the launcher's options.

@@ -13,6 +13,7 @@
 #include "core/backend/trace_clock.h"
 #include "core/context/python_frames.h"
 #include "core/data/trace_data.h"
+#include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
 
 namespace proton {
@@ -108,7 +109,7 @@ void Refresh(ThreadState& t) {
   // seq_cst (a plain load on x86): pairs with the slot store before it (Correlator::TakeSlot).
   if (g_hot.session_epoch.load(std::memory_order_seq_cst) == t.epoch) return;
   uint64_t epoch = 0;
-  std::shared_ptr<const SessionList> sessions = SessionManager::Get().Snapshot(&epoch);
+  std::shared_ptr<const SessionList> sessions = ProcessRuntime().sessions().Snapshot(&epoch);
   std::vector<Stack> stacks;
   stacks.reserve(sessions->size());
   for (const auto& session : *sessions) {

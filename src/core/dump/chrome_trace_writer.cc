@@ -128,7 +128,11 @@ class TraceWriter {
     if (!first_event_) out_.push_back(',');
     first_event_ = false;
   }
-  void Flush() { MaybeFlushChunk(options_, out_); }
+  // False once the sink refused a chunk: the write stops.
+  bool Flush() {
+    stopped_ = stopped_ || !MaybeFlushChunk(options_, out_);
+    return !stopped_;
+  }
   uint64_t ScopeEnd(const ScopeEvent& s) const { return s.open ? last_ : s.end_ns; }
 
   const TraceData& data_;
@@ -146,6 +150,7 @@ class TraceWriter {
   uint64_t base_ = 0;  // earliest timestamp
   uint64_t last_ = 0;  // latest timestamp: where still-open scopes end
   bool first_event_ = true;
+  bool stopped_ = false;  // the sink refused a chunk
 };
 
 void TraceWriter::CollectLanesAndTimes() {
@@ -253,7 +258,7 @@ void TraceWriter::WriteKernels() {
     out_.append(",\"ts\":");
     AppendTs(e.start_ns);
     out_.push_back('}');
-    Flush();
+    if (!Flush()) return;
   }
 }
 
@@ -280,7 +285,7 @@ void TraceWriter::WriteScopes(bool metrics) {
     out_.append(",\"name\":");
     AppendJsonString(out_, metrics ? MetricEventName(s) : s.name);
     AppendTail("X", lanes_.Tid(kCpuLane, s.thread), s.start_ns);
-    Flush();
+    if (!Flush()) return;
   }
 }
 
@@ -299,7 +304,7 @@ void TraceWriter::WriteFlows() {
     AppendJsonUint(out_, id);
     out_.append(",\"name\":\"launch->kernel\"");
     AppendTail("f", key.tid, e.start_ns);
-    Flush();
+    if (!Flush()) return;
   }
 }
 
@@ -309,10 +314,11 @@ void TraceWriter::Write() {
   AppendJsonUint(out_, base_);
   out_.append(",\"displayTimeUnit\":\"us\",\"traceEvents\":[");
   WriteMetadata();
-  WriteKernels();
-  WriteScopes(/*metrics=*/false);
-  WriteScopes(/*metrics=*/true);
-  WriteFlows();
+  if (!stopped_) WriteKernels();
+  if (!stopped_) WriteScopes(/*metrics=*/false);
+  if (!stopped_) WriteScopes(/*metrics=*/true);
+  if (!stopped_) WriteFlows();
+  if (stopped_) return;
   out_.append("]}\n");
   MaybeFlushChunk(options_, out_, /*force=*/true);
 }

@@ -244,6 +244,7 @@ TEST(ChromeTrace, ChunkedOutputIsTheSameText) {
   ChunkSink sink = [&](std::string_view chunk) {
     ++chunks;
     chunked.append(chunk);
+    return true;
   };
   data.WithLock([&] { WriteChromeTrace(data, out, &sink); });
   EXPECT_TRUE(out.empty());

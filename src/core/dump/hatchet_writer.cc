@@ -23,8 +23,15 @@ class Layout {
       size_t n = std::min(indent, kIndentBlock);
       out_.append(n, ' ');
       indent -= n;
-      if (options_ != nullptr) MaybeFlushChunk(*options_, out_);
+      Flush();
     }
+  }
+  // Hands a large enough `out` to the sink. False once the sink refused a chunk: nothing more
+  // is handed over, and the writer stops.
+  bool Flush() {
+    if (options_ == nullptr || stopped_) return !stopped_;
+    stopped_ = !MaybeFlushChunk(*options_, out_);
+    return !stopped_;
   }
   const char* colon() const { return pretty_ ? ": " : ":"; }
   bool pretty() const { return pretty_; }
@@ -34,6 +41,7 @@ class Layout {
   std::string& out_;
   bool pretty_;
   const WriteOptions* options_;
+  bool stopped_ = false;
 };
 
 template <typename T, typename Fn>
@@ -171,8 +179,9 @@ void WriteDeviceTableJson(const DeviceTable& devices, std::string& out, bool pre
 namespace {
 
 // The node objects, from the root down, each node's children before its own frame and
-// metrics (Hatchet's layout). Explicit stack: a deep tree does not recurse.
-void WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
+// metrics (Hatchet's layout). Explicit stack: a deep tree does not recurse. False when the
+// sink refused a chunk (the write stops).
+bool WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOptions& options,
                 Layout& layout, std::string& out) {
   const ContextTree& tree = data.tree();
   std::vector<uint32_t> offsets, kids;
@@ -197,9 +206,9 @@ void WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOpt
     stack.push_back(Item{node, offsets[node]});
     // A chain of first children opens without closing anything: flush here too, or the
     // whole descent (quadratic in depth with its indentation) would pile up in `out`.
-    MaybeFlushChunk(options, out);
+    return layout.Flush();
   };
-  open(kRootNode, 4);
+  if (!open(kRootNode, 4)) return false;
   while (!stack.empty()) {
     Item& top = stack.back();
     size_t indent = 4 + 8 * (stack.size() - 1);
@@ -207,7 +216,7 @@ void WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOpt
     if (top.next < end) {
       if (top.next != offsets[top.node]) out.push_back(',');
       uint32_t child = kids[top.next++];
-      open(child, indent + 8);
+      if (!open(child, indent + 8)) return false;
       continue;
     }
     if (offsets[top.node] != end) {
@@ -218,8 +227,9 @@ void WriteNodes(const TreeData& data, const DeviceTable& devices, const WriteOpt
     stack.pop_back();
     CollectNodeMetrics(data, node, devices, options, &metrics);
     WriteNodeTail(out, layout, indent, tree.name(node), metrics);
-    MaybeFlushChunk(options, out);
+    if (!layout.Flush()) return false;
   }
+  return true;
 }
 
 }  // namespace
@@ -230,7 +240,7 @@ void WriteHatchet(const TreeData& data, const DeviceTable& devices, const WriteO
   if (options.chunk_sink != nullptr) out.reserve(kChunkBytes + (1 << 16));
   if (pretty) out.push_back('\n');
   out.push_back('[');
-  WriteNodes(data, devices, options, layout, out);
+  if (!WriteNodes(data, devices, options, layout, out)) return;
   out.push_back(',');
   layout.Line(4);
   WriteDeviceTableJson(devices, out, pretty);

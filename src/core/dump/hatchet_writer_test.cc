@@ -118,6 +118,7 @@ TEST(HatchetWriter, DeepPrettyTreeStreamsInBoundedChunks) {
          p = chunk.find("\"children\"", p + 1)) {
       ++opens;
     }
+    return true;
   };
   WriteOptions options;
   options.chunk_sink = &sink;

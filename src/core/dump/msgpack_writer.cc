@@ -146,7 +146,7 @@ void WriteHatchetMsgpack(const TreeData& data, const DeviceTable& devices,
     uint32_t b = offsets[node], e = offsets[node + 1];
     MsgpackArrayHeader(out, e - b);
     for (uint32_t i = e; i > b; --i) stack.push_back(kids[i - 1]);
-    MaybeFlushChunk(options, out);
+    if (!MaybeFlushChunk(options, out)) return;  // the sink refused: the write stops
   }
   std::map<std::string, std::map<std::string, const DeviceInfo*>> by_type;
   for (const auto& [id, info] : devices) by_type[info.type][std::to_string(id)] = &info;

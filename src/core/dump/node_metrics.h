@@ -29,12 +29,13 @@ struct WriteOptions {
 
 inline constexpr size_t kChunkBytes = 1 << 20;
 
-// Hands `out` to the sink when it is large enough (or `force`).
-inline void MaybeFlushChunk(const WriteOptions& options, std::string& out, bool force = false) {
-  if (options.chunk_sink != nullptr && (force || out.size() >= kChunkBytes)) {
-    (*options.chunk_sink)(out);
-    out.clear();
-  }
+// Hands `out` to the sink when it is large enough (or `force`). False once the sink refused
+// the text (a failed write): the writer stops producing.
+inline bool MaybeFlushChunk(const WriteOptions& options, std::string& out, bool force = false) {
+  if (options.chunk_sink == nullptr || (!force && out.size() < kChunkBytes)) return true;
+  bool accepted = (*options.chunk_sink)(out);
+  out.clear();
+  return accepted;
 }
 
 struct MetricEntry {

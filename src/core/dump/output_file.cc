@@ -40,10 +40,6 @@ std::string TempName() {
 
 std::string ProcFdPath(int fd) { return "/proc/self/fd/" + std::to_string(fd); }
 
-// Thrown by WriteStreamed's sink at the first write error, so the producer stops at once
-// instead of formatting the rest of the profile for nothing; caught in WriteStreamed.
-struct StopProducing {};
-
 }  // namespace
 
 OutputFile::~OutputFile() {
@@ -141,13 +137,13 @@ Status WriteStreamed(const std::string& path,
                      const std::function<Status(const ChunkSink&)>& produce) {
   OutputFile file;
   PROTON_RETURN_IF_ERROR(file.Open(path));
-  ChunkSink sink = [&file](std::string_view chunk) {
-    if (!file.Write(chunk).ok()) throw StopProducing{};
-  };
+  // The first write error refuses every later chunk, so the producer stops at once instead
+  // of formatting the rest of the profile for nothing; that error is the result.
+  ChunkSink sink = [&file](std::string_view chunk) { return file.Write(chunk).ok(); };
   try {
-    PROTON_RETURN_IF_ERROR(produce(sink));
-  } catch (const StopProducing&) {
-    return file.error();
+    Status produced = produce(sink);
+    PROTON_RETURN_IF_ERROR(file.error());
+    PROTON_RETURN_IF_ERROR(produced);
   } catch (const std::bad_alloc&) {
     return CannotWrite(path == "-" ? "to stdout" : path, "out of memory");
   }

@@ -47,13 +47,14 @@ class OutputFile {
   Status error_;          // the first write error, reported by Commit
 };
 
-// Receives text in chunks (writers' WriteOptions::chunk_sink has this type).
-using ChunkSink = std::function<void(std::string_view)>;
+// Receives text in chunks (writers' WriteOptions::chunk_sink has this type). Returns false
+// when it can take no more (a write failed): the producer stops.
+using ChunkSink = std::function<bool(std::string_view)>;
 
 // Opens `path`, runs `produce` with a sink into the file, then commits. The producer stops at
-// the first write error (the sink unwinds it). Running out of memory inside `produce`
-// (std::bad_alloc) becomes an error too. On every error the temporary file is removed and
-// the target keeps its previous content.
+// the first write error (the sink returns false), which is the result. Running out of memory
+// inside `produce` (std::bad_alloc) becomes an error too. On every error the temporary file is
+// removed and the target keeps its previous content.
 Status WriteStreamed(const std::string& path,
                      const std::function<Status(const ChunkSink&)>& produce);
 

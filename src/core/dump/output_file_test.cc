@@ -4,8 +4,10 @@
 #include "core/dump/output_file.h"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <new>
@@ -111,6 +113,52 @@ TEST_F(OutputFileTest, StreamsChunksInOrder) {
   });
   ASSERT_TRUE(st.ok()) << st.message();
   EXPECT_EQ(test::ReadFile(Path("p.hatchet")), "abc");
+}
+
+// A failed write stops the producer: the sink refuses every chunk after it (no exception), and
+// the write's error is the result; no temporary file is left and the previous profile stays.
+TEST_F(OutputFileTest, FailedWriteStopsTheProducer) {
+  ASSERT_TRUE(WriteFileAtomic(Path("p.hatchet"), "old").ok());
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
+  rlimit small = saved;
+  small.rlim_cur = 64 * 1024;  // writes past it fail with EFBIG instead of raising SIGXFSZ
+  auto previous = std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  int accepted = 0, offered = 0;
+  Status st = WriteStreamed(Path("p.hatchet"), [&](const ChunkSink& sink) {
+    const std::string chunk(4096, 'x');
+    for (int i = 0; i < 1000; ++i) {
+      ++offered;
+      if (!sink(chunk)) break;
+      ++accepted;
+    }
+    return Status();
+  });
+  ::setrlimit(RLIMIT_FSIZE, &saved);
+  std::signal(SIGXFSZ, previous);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message().rfind("cannot write " + Path("p.hatchet") + ": ", 0), 0u) << st.message();
+  EXPECT_EQ(accepted, 16);  // 64 KiB in 4 KiB chunks, then the first refusal
+  EXPECT_EQ(offered, accepted + 1);
+  EXPECT_EQ(test::ReadFile(Path("p.hatchet")), "old");
+  EXPECT_EQ(Entries(), std::vector<std::string>{"p.hatchet"});
+}
+
+// A writer stops at the first chunk its sink refuses instead of formatting the rest.
+TEST_F(OutputFileTest, WriterStopsAtTheFirstRefusedChunk) {
+  TreeData data;
+  for (int i = 0; i < 20000; ++i) data.Child(data.Root(), "node_" + std::to_string(i));
+  int chunks = 0;
+  ChunkSink refuse = [&](std::string_view) {
+    ++chunks;
+    return false;
+  };
+  WriteOptions options;
+  options.chunk_sink = &refuse;
+  std::string out;
+  data.WithLock([&] { WriteHatchet(data, {}, options, out); });
+  EXPECT_EQ(chunks, 1);
 }
 
 // Memory running out inside a real writer (its 1 MB chunk buffer cannot be allocated) becomes

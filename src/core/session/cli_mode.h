@@ -1,5 +1,7 @@
 // Internal hooks for the command-line lifecycle (src/core/cli, profiler.md §1.4, §2.7, §2.9).
-// The core stays generic: the CLI decides file names and when to start and finalize.
+// The core stays generic: the CLI decides file names and when to start and finalize, through
+// the options it creates the process runtime with (src/core/runtime/runtime_options.h). Each
+// function here acts on the process runtime (ProcessRuntime()).
 #pragma once
 
 #include <functional>
@@ -7,12 +9,14 @@
 #include <string>
 #include <string_view>
 
+#include "core/runtime/runtime_options.h"
 #include "proton/proton.h"
 
 namespace proton {
 
-// Process-wide command-line-mode flag: in CLI mode start() returns None (§1.4) and the
-// activate/deactivate/finalize/data calls follow the CLI table (D1, D2).
+// Command-line mode of the process runtime (RuntimeOptions::command_line_mode): in CLI mode
+// start() returns None (§1.4) and the activate/deactivate/finalize/data calls follow the CLI
+// table (D1, D2).
 void SetCommandLineMode(bool on);
 bool IsCommandLineMode();
 
@@ -24,11 +28,9 @@ Result<std::optional<int>> StartCliSession(const StartOptions& options, bool sco
 // Lazy start of session 0 (§2.9): a non-root process of a `proton` run starts its session at
 // its first CUDA call (injection), but scopes, states, metrics and ops used before that must
 // not be lost. EnterScope, AddMetrics, EnterState and EnterOp call MaybeStartCliSessionLazily,
-// which, in CLI mode with no session yet, calls the registered function once (src/core/cli
-// registers proton::cli::StartSessionZero's lazy form at load). Outside CLI mode it costs one
-// relaxed atomic load.
-using LazyCliStartFn = void (*)();
-void SetLazyCliStart(LazyCliStartFn fn);
+// which, in CLI mode with no session yet, calls RuntimeOptions::lazy_cli_start once
+// (src/core/cli gives proton::cli::StartSessionZero's lazy form). Outside CLI mode it costs
+// the process runtime's pointer and one relaxed atomic load.
 // `entering_scope_id`: the scope being entered (it belongs to the new session), or 0.
 void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0);
 
@@ -38,22 +40,9 @@ bool HasRecordedAnything();
 // writer's path, §2.10: a hung kernel must not block the write).
 Status FinalizeAllWithoutSynchronizing();
 
-// Output path of a session file. `name` is the session name (never "" or "-": those go to
-// standard output before this is called), `suffix` the format ("hatchet", ...),
-// `default_name` whether the user gave no name. Returning "-" sends the profile to stdout.
-// The default adds ".rank<R>" for default names when a rank variable is set and the world size
-// is above 1 (§1.2, core/config/rank.h), then "." + suffix.
-using OutputPathFn =
-    std::function<std::string(std::string_view name, std::string_view suffix, bool default_name)>;
-void SetOutputPathFunction(OutputPathFn fn);  // nullptr restores the default
-std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name);
+// The default output path of a session file (OutputPathFn, runtime_options.h): adds
+// ".rank<R>" for default names when a rank variable is set and the world size is above 1
+// (§1.2, core/config/rank.h), then "." + suffix.
 std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name);
-
-// Forget every session without writing or flushing, as a forked child does (§5.11; the core
-// does it itself in every forked child, fork_guard.h).
-void DiscardAllSessionsAfterFork();
-// Whether this process is a forked child whose parent had a GPU backend running: it must not
-// touch the driver or CUPTI, whose state did not survive the fork (§2.9).
-bool ForkedFromProcessWithBackend();
 
 }  // namespace proton

@@ -1,21 +1,9 @@
-// Output file names (profiler.md §1.2, §2.9): the default rule and the override the
-// command-line lifecycle installs. See cli_mode.h.
-#include <mutex>
-
+// The default output file names (profiler.md §1.2). A runtime made with
+// RuntimeOptions::output_path names its files with that instead (Runtime::OutputPathFor).
 #include "core/config/rank.h"
-#include "core/fork_guard.h"
 #include "core/session/cli_mode.h"
 
 namespace proton {
-namespace {
-
-ForkGuardedMutex g_path_mutex{LockRank::kLeaf};
-OutputPathFn& PathFn() {
-  static OutputPathFn* fn = new OutputPathFn();
-  return *fn;
-}
-
-}  // namespace
 
 std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bool default_name) {
   std::string path(name);
@@ -26,20 +14,6 @@ std::string DefaultOutputPath(std::string_view name, std::string_view suffix, bo
   path += ".";
   path += suffix;
   return path;
-}
-
-void SetOutputPathFunction(OutputPathFn fn) {
-  std::lock_guard<ForkGuardedMutex> lock(g_path_mutex);
-  PathFn() = std::move(fn);
-}
-
-std::string OutputPathFor(std::string_view name, std::string_view suffix, bool default_name) {
-  OutputPathFn fn;
-  {
-    std::lock_guard<ForkGuardedMutex> lock(g_path_mutex);
-    fn = PathFn();
-  }
-  return fn ? fn(name, suffix, default_name) : DefaultOutputPath(name, suffix, default_name);
 }
 
 }  // namespace proton

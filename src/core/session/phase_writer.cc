@@ -5,93 +5,113 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
 #include <thread>
 
-#include "core/fork_guard.h"
-#include "core/session/session_manager.h"
+#include "util/thread_annotations.h"
 
 namespace proton {
-namespace {
 
-// One per process: a forked child gets a fresh one (the parent's thread did not survive the
-// fork, and its mutex may have been held at that moment), and the parent's is abandoned.
-struct WriterState {
-  std::mutex mutex;
-  std::condition_variable wake;
-  std::condition_variable idle;
-  bool pending = false;
-  bool busy = false;
+struct PhaseWriter::State {
+  Mutex mutex;
+  std::condition_variable_any wake;
+  std::condition_variable_any idle;
+  bool pending PROTON_GUARDED_BY(mutex) = false;
+  bool busy PROTON_GUARDED_BY(mutex) = false;
+  bool stop PROTON_GUARDED_BY(mutex) = false;
+  std::thread thread;
 };
 
-ForkGuardedMutex g_start_mutex{LockRank::kPhaseWriter};
-WriterState* g_state = nullptr;
-pid_t g_state_pid = 0;
+namespace {
 
-void Run(WriterState* state) {
+// Waits for a wake-up (or the poll interval); false when the writer stops.
+bool AwaitWork(PhaseWriter::State* state, bool poll) {
+  MutexLock lock(state->mutex);
+  auto woken = [state]() PROTON_REQUIRES(state->mutex) { return state->pending || state->stop; };
+  if (poll) {
+    lock.WaitFor(state->wake, std::chrono::milliseconds(PhaseWriter::kPollMilliseconds), woken);
+  } else {
+    lock.Wait(state->wake, woken);
+  }
+  if (state->stop) return false;
+  state->pending = false;
+  state->busy = true;
+  return true;
+}
+
+void Run(PhaseWriter::State* state, const std::function<bool()>* work) {
   bool poll = false;
-  while (true) {
+  while (AwaitWork(state, poll)) {
+    poll = (*work)();
     {
-      std::unique_lock<std::mutex> lock(state->mutex);
-      if (poll) {
-        state->wake.wait_for(lock, std::chrono::milliseconds(PhaseWriter::kPollMilliseconds),
-                             [state] { return state->pending; });
-      } else {
-        state->wake.wait(lock, [state] { return state->pending; });
-      }
-      state->pending = false;
-      state->busy = true;
-    }
-    poll = SessionManager::Get().WriteCompletedParts();
-    {
-      std::lock_guard<std::mutex> lock(state->mutex);
+      MutexLock lock(state->mutex);
       state->busy = false;
     }
     state->idle.notify_all();
   }
 }
 
-WriterState* StateForThisProcess(bool start) {
-  std::lock_guard<ForkGuardedMutex> lock(g_start_mutex);
-  if (g_state != nullptr && g_state_pid == ::getpid()) return g_state;
-  if (!start) return nullptr;
-  g_state = new WriterState();  // never freed: the thread runs until the process ends
-  g_state_pid = ::getpid();
-  std::thread(Run, g_state).detach();
-  return g_state;
-}
-
 ForkGuardedMutex g_stats_mutex{LockRank::kLeaf};
-PartWriteStats g_stats;
+PartWriteStats g_stats PROTON_GUARDED_BY(g_stats_mutex);
 
 }  // namespace
 
+PhaseWriter::PhaseWriter(std::function<bool()> work) : work_(std::move(work)) {}
+
+PhaseWriter::~PhaseWriter() {
+  State* state = nullptr;
+  {
+    ForkGuardedLock lock(start_mutex_);
+    if (state_ == nullptr || state_pid_ != ::getpid()) return;  // a parent's: abandoned
+    state = state_;
+    state_ = nullptr;
+  }
+  {
+    MutexLock lock(state->mutex);
+    state->stop = true;
+  }
+  state->wake.notify_all();
+  state->thread.join();
+  delete state;
+}
+
 PartWriteStats PhaseWriter::Stats() {
-  std::lock_guard<ForkGuardedMutex> lock(g_stats_mutex);
+  ForkGuardedLock lock(g_stats_mutex);
   return g_stats;
 }
 
 void PhaseWriter::AddWritten(uint64_t bytes, double seconds) {
-  std::lock_guard<ForkGuardedMutex> lock(g_stats_mutex);
+  ForkGuardedLock lock(g_stats_mutex);
   ++g_stats.parts;
   g_stats.bytes += bytes;
   g_stats.seconds += seconds;
 }
 
+PhaseWriter::State* PhaseWriter::StateForThisProcess(bool start) {
+  ForkGuardedLock lock(start_mutex_);
+  if (state_ != nullptr && state_pid_ == ::getpid()) return state_;
+  if (!start) return nullptr;
+  // A parent's state is never freed in the child: its std::thread is joinable, and the
+  // thread it names does not exist here.
+  state_ = new State();
+  state_pid_ = ::getpid();
+  state_->thread = std::thread(Run, state_, &work_);
+  return state_;
+}
+
 void PhaseWriter::Wake() {
-  WriterState* state = StateForThisProcess(/*start=*/true);
+  State* state = StateForThisProcess(/*start=*/true);
   {
-    std::lock_guard<std::mutex> lock(state->mutex);
+    MutexLock lock(state->mutex);
     state->pending = true;
   }
   state->wake.notify_one();
 }
 
 void PhaseWriter::WaitIdle() {
-  WriterState* state = StateForThisProcess(/*start=*/false);
+  State* state = StateForThisProcess(/*start=*/false);
   if (state == nullptr) return;
-  std::unique_lock<std::mutex> lock(state->mutex);
-  state->idle.wait(lock, [state] { return !state->busy; });
+  MutexLock lock(state->mutex);
+  lock.Wait(state->idle, [state]() PROTON_REQUIRES(state->mutex) { return !state->busy; });
 }
 
 }  // namespace proton

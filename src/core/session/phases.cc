@@ -33,7 +33,7 @@ void PhaseSet::DcheckStatesLocked() const {
 }
 
 std::shared_ptr<Data> PhaseSet::Current() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = phases_.find(current_);
   // Every method keeps the current phase in the map with its data.
   PROTON_CHECK(it != phases_.end() && it->second.data != nullptr)
@@ -42,17 +42,17 @@ std::shared_ptr<Data> PhaseSet::Current() const {
 }
 
 int PhaseSet::current_phase() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return current_;
 }
 
 bool PhaseSet::ever_advanced() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return current_ > 0;
 }
 
 int PhaseSet::Advance() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   PROTON_DCHECK(phases_.count(current_ + 1) == 0) << "phase " << current_ + 1 << " exists";
   ++current_;
   phases_[current_].data = make_data_();
@@ -61,7 +61,7 @@ int PhaseSet::Advance() {
 }
 
 Result<std::shared_ptr<Data>> PhaseSet::Get(int phase) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = phases_.find(phase);
   if (it == phases_.end() || it->second.data == nullptr) {
     return Status::Error("[PROTON] Phase " + std::to_string(phase) + " has no data.",
@@ -71,7 +71,7 @@ Result<std::shared_ptr<Data>> PhaseSet::Get(int phase) const {
 }
 
 void PhaseSet::Clear(int phase, bool up_to) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   for (auto it = phases_.begin(); it != phases_.end();) {
     bool hit = up_to ? it->first <= phase : it->first == phase;
     if (!hit) {
@@ -88,7 +88,7 @@ void PhaseSet::Clear(int phase, bool up_to) {
 }
 
 std::vector<std::pair<int, Data*>> PhaseSet::SealedIncomplete() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<std::pair<int, Data*>> out;
   for (const auto& [number, phase] : phases_) {
     if (number < current_ && !phase.complete && phase.data)
@@ -98,19 +98,19 @@ std::vector<std::pair<int, Data*>> PhaseSet::SealedIncomplete() const {
 }
 
 void PhaseSet::MarkComplete(int phase) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (Phase* p = FindLocked(phase); p != nullptr && phase < current_) p->complete = true;
 }
 
 void PhaseSet::MarkAllSealedComplete() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   for (auto& [number, phase] : phases_) {
     if (number < current_) phase.complete = true;
   }
 }
 
 bool PhaseSet::IsComplete(int phase) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (phase < 0 || phase >= current_) return false;
   auto it = phases_.find(phase);
   // A sealed phase that left the map was written (complete) or cleared (nothing to wait for).
@@ -118,7 +118,7 @@ bool PhaseSet::IsComplete(int phase) const {
 }
 
 std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeCompleteUnwritten() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<std::pair<int, std::shared_ptr<Data>>> out;
   for (auto it = phases_.begin(); it != phases_.end();) {
     if (it->second.complete && !it->second.write_failed && it->first < current_) {
@@ -132,7 +132,7 @@ std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeCompleteUnwritt
 }
 
 void PhaseSet::Restore(int phase, std::shared_ptr<Data> data) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   // Only sealed phases are taken for writing (TakeCompleteUnwritten).
   PROTON_DCHECK(phase < current_) << "phase " << phase << " restored, current " << current_;
   Phase& p = phases_[phase];
@@ -143,13 +143,14 @@ void PhaseSet::Restore(int phase, std::shared_ptr<Data> data) {
 }
 
 std::vector<std::pair<int, std::shared_ptr<Data>>> PhaseSet::TakeAll() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<std::pair<int, std::shared_ptr<Data>>> out;
   for (auto& [number, phase] : phases_) {
     if (phase.data) out.emplace_back(number, phase.data);
   }
   // The current phase stays reachable: a thread may still read it from an older session list.
-  std::erase_if(phases_, [this](const auto& entry) { return entry.first != current_; });
+  const int current = current_;  // read under the lock, which the analysis cannot see in the lambda
+  std::erase_if(phases_, [current](const auto& entry) { return entry.first != current; });
   DcheckStatesLocked();
   return out;
 }

@@ -9,12 +9,12 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
 #include "core/data/data.h"
 #include "util/status.h"
+#include "util/thread_annotations.h"
 
 namespace proton {
 
@@ -55,15 +55,15 @@ class PhaseSet {
     bool complete = false;
     bool write_failed = false;  // left for finalize
   };
-  Phase* FindLocked(int phase);
+  Phase* FindLocked(int phase) PROTON_REQUIRES(mutex_);
   // Debug builds: the current phase holds data and is not complete, no phase lies beyond it,
   // a phase whose write failed is complete.
-  void DcheckStatesLocked() const;
+  void DcheckStatesLocked() const PROTON_REQUIRES(mutex_);
 
   DataFactory make_data_;
-  mutable std::mutex mutex_;
-  std::map<int, Phase> phases_;
-  int current_ = 0;
+  mutable Mutex mutex_;
+  std::map<int, Phase> phases_ PROTON_GUARDED_BY(mutex_);
+  int current_ PROTON_GUARDED_BY(mutex_) = 0;
 };
 
 }  // namespace proton

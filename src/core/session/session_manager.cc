@@ -4,13 +4,13 @@
 #include <cstdio>
 
 #include "core/backend/registry.h"
-#include "core/backend/trace_clock.h"
 #include "core/config/config.h"
 #include "core/context/thread_context.h"
 #include "core/correlation/correlator.h"
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
 #include "core/record/recorder.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/mode.h"
 #include "core/session/phase_writer.h"
@@ -21,12 +21,6 @@ namespace proton {
 namespace {
 
 std::atomic<uint64_t> g_next_scope_id{1};
-std::atomic<bool> g_cli_mode{false};
-std::atomic<LazyCliStartFn> g_lazy_start{nullptr};
-std::atomic<bool> g_lazy_start_tried{false};
-// The scope id whose EnterScope triggered the lazy start (0: another call did): the new
-// session counts that scope, but not older ones (a forked child's inherited scopes).
-std::atomic<uint64_t> g_lazy_first_scope_id{0};
 
 Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
@@ -46,30 +40,28 @@ bool IsStdoutName(std::string_view name) { return name.empty() || name == "-"; }
 
 uint64_t NextScopeIdPeek() { return g_next_scope_id.load(); }
 
-uint64_t FirstScopeIdOfLazyStart() {
-  uint64_t entering = g_lazy_first_scope_id.load();
+uint64_t SessionManager::FirstScopeIdOfLazyStart() const {
+  uint64_t entering = lazy_first_scope_id_.load();
   uint64_t next = NextScopeIdPeek();
   return entering != 0 && entering < next ? entering : next;
 }
 uint64_t NewScopeId() { return g_next_scope_id.fetch_add(1); }
 
-SessionManager& SessionManager::Get() {
-  static SessionManager* manager = new SessionManager();
-  return *manager;
-}
+SessionManager& SessionManager::Get() { return ProcessRuntime().sessions(); }
 
-SessionManager::SessionManager()
-    : correlator_(std::make_unique<Correlator>()),
-      snapshot_(std::make_shared<const SessionList>()) {
-  AddForkChildAction([] { Get().AfterForkChild(); });
-}
+SessionManager::SessionManager(Runtime& runtime)
+    : runtime_(runtime),
+      correlator_(std::make_unique<Correlator>()),
+      snapshot_(std::make_shared<const SessionList>()) {}
+
+SessionManager::~SessionManager() = default;
 
 // Every guarded lock is free again (fork_guard.h). The child drops the parent's sessions
 // without writing them (profiler.md §2.9); whether the parent had a GPU backend decides
 // whether the child may start one (a driver initialised before fork is unusable after it).
 void SessionManager::AfterForkChild() {
   {
-    std::lock_guard<ForkGuardedMutex> lock(mutex_);
+    ForkGuardedLock lock(mutex_);
     // Sticky: a grandchild inherits the driver state its grandparent initialised.
     parent_had_backend_ = parent_had_backend_ || backend_ != nullptr;
   }
@@ -77,12 +69,12 @@ void SessionManager::AfterForkChild() {
 }
 
 bool SessionManager::parent_had_backend() {
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   return parent_had_backend_;
 }
 
 std::shared_ptr<const SessionList> SessionManager::Snapshot(uint64_t* epoch) {
-  std::lock_guard<ForkGuardedMutex> lock(snapshot_mutex_);
+  ForkGuardedLock lock(snapshot_mutex_);
   *epoch = g_hot.session_epoch.load(std::memory_order_acquire);
   return snapshot_;
 }
@@ -94,25 +86,38 @@ void SessionManager::PublishLocked() {
     list->push_back(s);
     trace = trace || s->CurrentData()->is_trace();
   }
-  // Launches stamp their CPU time only while a trace session exists (correlator.cc).
-  if (trace) {
-    g_hot.launch_extras.fetch_or(kLaunchExtraTrace);
-  } else {
-    g_hot.launch_extras.fetch_and(~kLaunchExtraTrace);
+  // Launches stamp their CPU time only while a trace session exists (correlator.cc); only the
+  // process runtime's sessions see launches.
+  if (runtime_.is_process_wide()) {
+    if (trace) {
+      g_hot.launch_extras.fetch_or(kLaunchExtraTrace);
+    } else {
+      g_hot.launch_extras.fetch_and(~kLaunchExtraTrace);
+    }
   }
-  std::lock_guard<ForkGuardedMutex> lock(snapshot_mutex_);
+  ForkGuardedLock lock(snapshot_mutex_);
   snapshot_ = std::move(list);
   g_hot.session_epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
+void SessionManager::Republish() {
+  ForkGuardedLock lock(mutex_);
+  PublishLocked();
+}
+
 bool SessionManager::backend_running() {
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   return backend_ != nullptr;
+}
+
+size_t SessionManager::session_count() {
+  ForkGuardedLock lock(mutex_);
+  return sessions_.size();
 }
 
 Status SessionManager::StartBackendLocked(const std::string& backend, const std::string& mode,
                                           bool cli_start) {
-  const BackendRegistration* reg = FindBackend(backend);
+  const BackendRegistration* reg = runtime_.backends().Find(backend);
   if (reg == nullptr || !reg->available()) {
     WarnNoDriverOnce();
     return Status();
@@ -130,7 +135,7 @@ Status SessionManager::StartBackendLocked(const std::string& backend, const std:
   }
   backend_ = std::move(instance);
   backend_name_ = backend;
-  SetTraceClock(backend_->Timestamp());
+  runtime_.clock().Install(backend_->Timestamp());
   return Status();
 }
 
@@ -161,11 +166,12 @@ Result<std::string> FlushFormat(const ModeSpec& mode, const std::string& data_ki
   return flush_format;
 }
 
-Result<CheckedStartOptions> CheckStartOptions(const StartOptions& options) {
+Result<CheckedStartOptions> CheckStartOptions(const StartOptions& options,
+                                              BackendRegistry& backends) {
   CheckedStartOptions checked;
   checked.backend = AsciiLower(options.backend);
   if (checked.backend.empty()) checked.backend = "cupti";
-  if (checked.backend != "cupti" && FindBackend(checked.backend) == nullptr) {
+  if (checked.backend != "cupti" && backends.Find(checked.backend) == nullptr) {
     return RuntimeError("Unknown profiler: " + options.backend);
   }
   std::string context = AsciiLower(options.context);
@@ -223,12 +229,13 @@ Status SessionManager::CheckSameModeLocked(const std::string& backend, const std
 
 Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bool cli_start,
                                                  bool scopes_only) {
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
-  if (g_cli_mode.load() && !cli_start) return std::optional<int>();
+  ForkGuardedLock lock(mutex_);
+  if (runtime_.command_line_mode() && !cli_start) return std::optional<int>();
   if (auto knob = LookupKnob("PROTON_DISABLE"); knob && ParseBool(*knob)) {
     return std::optional<int>();
   }
-  PROTON_ASSIGN_OR_RETURN(CheckedStartOptions checked, CheckStartOptions(options));
+  PROTON_ASSIGN_OR_RETURN(CheckedStartOptions checked,
+                          CheckStartOptions(options, runtime_.backends()));
   // A CLI process whose backend refused to start runs unprofiled (§5.2): later starts (the
   // lazy start from a scope, the injection) must not try again or print again.
   if (cli_start && cli_backend_refused_) return std::optional<int>();
@@ -263,7 +270,7 @@ Result<std::optional<int>> SessionManager::Start(const StartOptions& options, bo
 }
 
 Status SessionManager::CheckCliSession(std::optional<int> session, const char* what) {
-  if (!g_cli_mode.load() || !session.has_value() || *session == 0) return Status();
+  if (!runtime_.command_line_mode() || !session.has_value() || *session == 0) return Status();
   return Status::Error(
       std::string("Only one session can be ") + what + " when running from the command line.",
       ErrorKind::kValue);
@@ -287,8 +294,10 @@ std::vector<std::shared_ptr<Session>> SessionManager::TargetsLocked(std::optiona
 
 Status SessionManager::Activate(std::optional<int> session) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "activated"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
-  if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
+  ForkGuardedLock lock(mutex_);
+  if (runtime_.command_line_mode() && !session.has_value() && sessions_.count(0)) {
+    session = 0;  // D1
+  }
   Status st;
   for (auto& s : TargetsLocked(session, &st)) s->SetActive(true);
   return st;
@@ -296,8 +305,10 @@ Status SessionManager::Activate(std::optional<int> session) {
 
 Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "deactivated"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
-  if (g_cli_mode.load() && !session.has_value() && sessions_.count(0)) session = 0;  // D1
+  ForkGuardedLock lock(mutex_);
+  if (runtime_.command_line_mode() && !session.has_value() && sessions_.count(0)) {
+    session = 0;  // D1
+  }
   Status st;
   std::vector<std::shared_ptr<Session>> targets = TargetsLocked(session, &st);
   for (auto& s : targets) s->SetActive(false);
@@ -310,7 +321,7 @@ Status SessionManager::Deactivate(std::optional<int> session, bool flushing) {
     }
     UpdateCompletionLocked(targets);
     for (auto& s : targets) {
-      if (s->periodic_flushing()) PhaseWriter::Wake();
+      if (s->periodic_flushing()) runtime_.phase_writer().Wake();
     }
   }
   return st;
@@ -351,7 +362,7 @@ Status SessionManager::WriteSessionLocked(Session& session, std::string_view for
     std::string name = parts ? PartName(base, phase) : session.name;
     std::string path = IsStdoutName(session.name) && !parts
                            ? "-"
-                           : OutputPathFor(name, format, session.default_name);
+                           : runtime_.OutputPathFor(name, format, session.default_name);
     Status st = WriteDataFile(*data, DevicesForLocked(*data), path, format, /*pretty=*/true);
     if (!st.ok() && result.ok()) result = st;
     if (st.ok()) session.parts_written.fetch_add(1);
@@ -368,15 +379,28 @@ void SessionManager::StopBackendIfUnusedLocked() {
   backend_->Stop();
   backend_.reset();
   backend_name_.clear();
-  SetTraceClock(nullptr);
+  runtime_.clock().Install(nullptr);
   if (!warning.empty()) std::fprintf(stderr, "%s\n", warning.c_str());
 }
 
+// The finalize path (profiler.md §1.2, §2.10, §3.11), one step per call, all under the lock.
 Status SessionManager::Finalize(std::optional<int> session, std::string_view output_format,
                                 bool synchronize) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
+  std::vector<std::shared_ptr<Session>> targets = FinalizeTargetsLocked(session);
+  PROTON_RETURN_IF_ERROR(CheckFormatsLocked(targets, format));
+  SealLocked(targets);
+  if (!targets.empty()) FlushBackendLocked(synchronize);
+  Status result = WriteSessionsLocked(targets, format);
+  FreeLocked(targets);
+  return result;
+}
+
+// The sessions to finalize; finalizing all of them turns profiling off.
+std::vector<std::shared_ptr<Session>> SessionManager::FinalizeTargetsLocked(
+    std::optional<int> session) {
   std::vector<std::shared_ptr<Session>> targets;
   if (!session.has_value()) {
     for (auto& [id, s] : sessions_) targets.push_back(s);
@@ -384,29 +408,52 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
   } else if (auto it = sessions_.find(*session); it != sessions_.end()) {
     targets.push_back(it->second);
   }
-  // Validate before anything is written or opened (D5).
+  return targets;
+}
+
+// Validates before anything is written or opened (D5).
+Status SessionManager::CheckFormatsLocked(const std::vector<std::shared_ptr<Session>>& targets,
+                                          const std::string& format) {
   for (auto& s : targets) PROTON_RETURN_IF_ERROR(CheckFormatForData(*s->CurrentData(), format));
+  return Status();
+}
+
+// No new record reaches the targets. The phase writer finishes what it does first (a part it
+// took, or a backend flush); while this holds the lock it takes nothing more, so finalize
+// writes every phase still held, each exactly once, and nobody else uses the backend it may
+// stop.
+void SessionManager::SealLocked(const std::vector<std::shared_ptr<Session>>& targets) {
   for (auto& s : targets) s->SetActive(false);
-  // The phase writer finishes what it does first (a part it took, or a backend flush); while
-  // this holds the lock it takes nothing more, so finalize writes every phase still held,
-  // each exactly once, and nobody else uses the backend it may stop.
-  PhaseWriter::WaitIdle();
-  if (!targets.empty() && backend_ != nullptr) {
-    backend_->Flush(synchronize);
-    correlator_->AfterFlush();
-  }
+  runtime_.phase_writer().WaitIdle();
+}
+
+// Every record of the launches so far reaches its data.
+void SessionManager::FlushBackendLocked(bool synchronize) {
+  if (backend_ == nullptr) return;
+  backend_->Flush(synchronize);
+  correlator_->AfterFlush();
+}
+
+// Writes each target's phases; the first error is the result, the other sessions still write.
+Status SessionManager::WriteSessionsLocked(const std::vector<std::shared_ptr<Session>>& targets,
+                                           const std::string& format) {
   Status result;
   for (auto& s : targets) {
     // A periodic-flushing session's remaining parts keep its part format unless one is given.
     std::string f = format.empty() && s->periodic_flushing() ? s->flush_format : format;
     Status st = WriteSessionLocked(*s, FormatForData(*s->CurrentData(), f));
     if (!st.ok() && result.ok()) result = st;
-    sessions_.erase(s->id);
   }
+  return result;
+}
+
+// Drops the targets, stops the backend when no session needs it, and frees the data that
+// sessions finalized earlier left to the correlator (no thread holds it now).
+void SessionManager::FreeLocked(const std::vector<std::shared_ptr<Session>>& targets) {
+  for (auto& s : targets) sessions_.erase(s->id);
   PublishLocked();
   StopBackendIfUnusedLocked();
-  correlator_->FreeRetiredData();  // of sessions finalized earlier, which no thread holds now
-  return result;
+  correlator_->FreeRetiredData();
 }
 
 Result<std::shared_ptr<Session>> SessionManager::SessionLocked(int session) {
@@ -418,7 +465,7 @@ Result<std::shared_ptr<Session>> SessionManager::SessionLocked(int session) {
 
 Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "retrieved"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   Session& s = *target;
   if (s.CurrentData()->is_trace()) {
@@ -435,15 +482,16 @@ Result<std::string> SessionManager::GetData(int session, int phase, bool msgpack
 
 Status SessionManager::Clear(int session, int phase, bool clear_up_to_phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "cleared"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   target->phases.Clear(phase, clear_up_to_phase);
   return Status();
 }
 
 void SessionManager::DiscardAll(bool stop_backend) {
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
-  PhaseWriter::WaitIdle();  // no-op in a forked child, whose writer did not survive the fork
+  ForkGuardedLock lock(mutex_);
+  runtime_.phase_writer()
+      .WaitIdle();  // no-op in a forked child, whose writer did not survive the fork
   sessions_.clear();
   next_id_ = 0;
   if (stop_backend && backend_ != nullptr) {
@@ -457,41 +505,22 @@ void SessionManager::DiscardAll(bool stop_backend) {
   correlator_->Reset(/*after_fork=*/!stop_backend);
   profiling_on_.store(false);
   cli_backend_refused_ = false;
-  g_lazy_start_tried.store(false);
+  lazy_start_tried_.store(false);
   // What the dropped sessions recorded is gone with them (a forked child inherits the flag).
   ResetRecorded();
   PublishLocked();
 }
 
-// ---- command-line mode hooks (cli_mode.h) ----
-
-void SetCommandLineMode(bool on) { g_cli_mode.store(on); }
-bool IsCommandLineMode() { return g_cli_mode.load(); }
-
-Result<std::optional<int>> StartCliSession(const StartOptions& options, bool scopes_only) {
-  return SessionManager::Get().Start(options, /*cli_start=*/true, scopes_only);
-}
-
-void SetLazyCliStart(LazyCliStartFn fn) { g_lazy_start.store(fn); }
-
-void MaybeStartCliSessionLazily(uint64_t entering_scope_id) {
-  if (!g_cli_mode.load(std::memory_order_relaxed)) return;
-  if (SessionManager::Get().profiling_on()) return;
-  LazyCliStartFn fn = g_lazy_start.load();
+void SessionManager::MaybeStartLazily(uint64_t entering_scope_id) {
+  if (!runtime_.command_line_mode()) return;
+  if (profiling_on()) return;
+  LazyCliStartFn fn = runtime_.lazy_cli_start();
   // Once per process (a forked child gets another try): after the exit's finalize, a scope
   // in an atexit handler must not start a new session.
-  if (fn == nullptr || g_lazy_start_tried.exchange(true)) return;
-  g_lazy_first_scope_id.store(entering_scope_id);
+  if (fn == nullptr || lazy_start_tried_.exchange(true)) return;
+  lazy_first_scope_id_.store(entering_scope_id);
   fn();
-  g_lazy_first_scope_id.store(0);
-}
-
-bool HasRecordedAnything() { return HasRecorded(); }
-
-void DiscardAllSessionsAfterFork() { SessionManager::Get().DiscardAll(); }
-
-bool ForkedFromProcessWithBackend() {
-  return InForkedChild() && SessionManager::Get().parent_had_backend();
+  lazy_first_scope_id_.store(0);
 }
 
 }  // namespace proton

@@ -9,13 +9,12 @@
 
 #include "core/config/config.h"
 #include "core/correlation/correlator.h"
-#include "core/session/cli_mode.h"
+#include "core/runtime/runtime.h"
 #include "core/session/phase_writer.h"
 #include "core/session/session_manager.h"
 #include "core/session/write_data.h"
 
 namespace proton {
-namespace {
 
 // One completed phase taken for writing, with what its write needs once the lock is gone.
 struct PartJob {
@@ -25,13 +24,16 @@ struct PartJob {
   DeviceTable devices;
 };
 
+namespace {
+
 // Writes one part and frees its data; a failed write gives the phase back to the session, so
 // that finalize writes it (or reports why it cannot): nothing recorded is dropped.
-void WritePart(const PartJob& job) {
+void WritePart(const Runtime& runtime, const PartJob& job) {
   Session& s = *job.session;
   if (job.data->RecordedNothing()) return;  // no part for an empty phase (§3.11)
   std::string base = s.name.empty() || s.name == "-" ? std::string(kDefaultProfileName) : s.name;
-  std::string path = OutputPathFor(PartName(base, job.phase), s.flush_format, s.default_name);
+  std::string path =
+      runtime.OutputPathFor(PartName(base, job.phase), s.flush_format, s.default_name);
   auto begin = std::chrono::steady_clock::now();
   Status st = WriteDataFile(*job.data, job.devices, path, s.flush_format, /*pretty=*/false);
   double ms =
@@ -94,19 +96,19 @@ void SessionManager::UpdateCompletionLocked(const std::vector<std::shared_ptr<Se
 
 Result<int> SessionManager::AdvancePhase(int session) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "advanced"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   Session& s = *target;
   int phase = s.phases.Advance();
   // Threads pick up the new phase's data at their next launch or scope.
   g_hot.session_epoch.fetch_add(1, std::memory_order_seq_cst);
-  if (s.periodic_flushing()) PhaseWriter::Wake();
+  if (s.periodic_flushing()) runtime_.phase_writer().Wake();
   return phase;
 }
 
 Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "checked"));
-  std::lock_guard<ForkGuardedMutex> lock(mutex_);
+  ForkGuardedLock lock(mutex_);
   PROTON_ASSIGN_OR_RETURN(std::shared_ptr<Session> target, SessionLocked(session));
   if (!target->phases.IsComplete(phase) && phase < target->phases.current_phase()) {
     UpdateCompletionLocked({target});
@@ -115,7 +117,7 @@ Result<bool> SessionManager::IsPhaseComplete(int session, int phase) {
       // fetches them (it may wait for the device; this call must not), so that polling makes
       // progress without deactivate(flushing=True).
       target->completion_polled.store(true);
-      PhaseWriter::Wake();
+      runtime_.phase_writer().Wake();
     }
   }
   return target->phases.IsComplete(phase);
@@ -131,15 +133,42 @@ std::vector<std::shared_ptr<Session>> SessionManager::WatchedSessionsLocked() {
   return watched;
 }
 
+// The backend to fetch finished records from: the one running while a watched session has a
+// sealed phase that is not complete yet.
+Backend* SessionManager::BackendToFlushLocked() {
+  Backend* backend = nullptr;
+  for (auto& s : WatchedSessionsLocked()) {
+    if (!s->phases.SealedIncomplete().empty()) backend = backend_.get();
+  }
+  return backend;
+}
+
+// Takes the completed phases of periodic-flushing sessions for writing; returns whether a
+// sealed phase still waits for its records.
+bool SessionManager::TakeCompletedPartsLocked(std::vector<PartJob>* jobs) {
+  bool waiting = false;
+  std::vector<std::shared_ptr<Session>> watched = WatchedSessionsLocked();
+  UpdateCompletionLocked(watched);
+  for (auto& s : watched) {
+    if (s->periodic_flushing()) {
+      for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
+        jobs->push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
+      }
+    }
+    bool sealed = !s->phases.SealedIncomplete().empty();
+    if (!sealed) s->completion_polled.store(false);
+    waiting = waiting || sealed;
+  }
+  return waiting;
+}
+
+// Never waits for the lock: finalize holds it while it waits for this thread to be idle.
 bool SessionManager::WriteCompletedParts() {
   Backend* backend = nullptr;
   {
-    // Never wait for the lock: finalize holds it while it waits for this thread to be idle.
-    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) return true;
-    for (auto& s : WatchedSessionsLocked()) {
-      if (!s->phases.SealedIncomplete().empty()) backend = backend_.get();
-    }
+    ForkGuardedLock lock(mutex_, std::defer_lock);
+    if (!lock.TryLock()) return true;
+    backend = BackendToFlushLocked();
   }
   // Outside the lock, since it may wait for the device. The backend outlives the call: whatever
   // stops it first waits for this thread to be idle (PhaseWriter::WaitIdle).
@@ -147,26 +176,15 @@ bool SessionManager::WriteCompletedParts() {
   std::vector<PartJob> jobs;
   bool waiting = false;
   {
-    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
-    if (!lock.owns_lock()) return true;
-    std::vector<std::shared_ptr<Session>> watched = WatchedSessionsLocked();
-    UpdateCompletionLocked(watched);
-    for (auto& s : watched) {
-      if (s->periodic_flushing()) {
-        for (auto& [phase, data] : s->phases.TakeCompleteUnwritten()) {
-          jobs.push_back(PartJob{s, phase, data, DevicesForLocked(*data)});
-        }
-      }
-      bool sealed = !s->phases.SealedIncomplete().empty();
-      if (!sealed) s->completion_polled.store(false);
-      waiting = waiting || sealed;
-    }
+    ForkGuardedLock lock(mutex_, std::defer_lock);
+    if (!lock.TryLock()) return true;
+    waiting = TakeCompletedPartsLocked(&jobs);
   }
-  for (const PartJob& job : jobs) WritePart(job);
+  for (const PartJob& job : jobs) WritePart(runtime_, job);
   if (!jobs.empty()) {
     jobs.clear();  // our shares of the written data go first: the last share retires it
-    std::unique_lock<ForkGuardedMutex> lock(mutex_, std::try_to_lock);
-    if (lock.owns_lock()) correlator_->FreeRetiredData();
+    ForkGuardedLock lock(mutex_, std::defer_lock);
+    if (lock.TryLock()) correlator_->FreeRetiredData();
   }
   return waiting;
 }

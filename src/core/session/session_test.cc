@@ -7,6 +7,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "core/test/fake_backend.h"
@@ -177,7 +178,7 @@ TEST_F(SessionTest, StdoutForDashAndEmpty) {
 
 TEST_F(SessionTest, ScopesOnlyWithoutDriverWritesScopeTree) {
   int id = StartOk(Named("s"));
-  EXPECT_FALSE(SessionManager::Get().backend_running());  // no cupti registered here
+  EXPECT_FALSE(ProcessRuntime().sessions().backend_running());  // no cupti registered here
   uint64_t a = NewScopeId();
   EnterScope(a, "a");
   ASSERT_TRUE(AddMetrics(a, {{"foo", 1.0}}).ok());
@@ -267,8 +268,8 @@ TEST_F(SessionTest, BackendStartFailureRaisesInApiMode) {
   EXPECT_EQ(r.status().kind(), ErrorKind::kRuntime);
   EXPECT_EQ(err, "");
   EXPECT_FALSE(ProfilingOn());
-  EXPECT_EQ(StartOk(Named("after")), 0);                  // the refused start took no session id
-  EXPECT_FALSE(SessionManager::Get().backend_running());  // default backend: no driver here
+  EXPECT_EQ(StartOk(Named("after")), 0);  // the refused start took no session id
+  EXPECT_FALSE(ProcessRuntime().sessions().backend_running());  // default backend: no driver here
 }
 
 TEST_F(SessionTest, SignalPathFinalizeDoesNotSynchronizeTheDevice) {
@@ -322,28 +323,36 @@ StartOptions LazyOptions() {
   return o;
 }
 
+// A runtime as the CLI's entry point makes it: command-line mode and the lazy start.
+RuntimeOptions LazyCliRuntime(bool command_line_mode = true) {
+  RuntimeOptions options;
+  options.command_line_mode = command_line_mode;
+  options.lazy_cli_start = [] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); };
+  options.backends.push_back(FakeBackend::Registration());
+  return options;
+}
+
 // §2.9: in CLI mode a scope before session 0 exists starts it (scopes only, no cuInit); the
 // injection's start then joins the session and attaches the backend.
 TEST_F(SessionTest, CliLazyStartFromAScopeThenInjectionAttachesTheBackend) {
   std::string name = dir_ + "/lazy";
   g_lazy_name = &name;
-  SetCommandLineMode(true);
-  SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+  Runtime runtime(LazyCliRuntime());
+  ScopedProcessRuntime use(runtime);
   uint64_t s = NewScopeId();
   EnterScope(s, "early");
   EXPECT_TRUE(ProfilingOn());
-  EXPECT_FALSE(SessionManager::Get().backend_running());  // the backend waits for CUDA
+  EXPECT_FALSE(ProcessRuntime().sessions().backend_running());  // the backend waits for CUDA
   ASSERT_TRUE(ExitScope(s, "early").ok());
   auto joined = StartCliSession(LazyOptions());  // what the injection does at cuInit
   ASSERT_TRUE(joined.ok());
   EXPECT_EQ(joined->value_or(-1), 0);
-  EXPECT_TRUE(SessionManager::Get().backend_running());
+  EXPECT_TRUE(ProcessRuntime().sessions().backend_running());
   test::Json doc = test::SessionJson(0);
   EXPECT_NE(test::NodeAt(doc, {"early"}), nullptr);
   EXPECT_TRUE(HasRecordedAnything());
   ASSERT_TRUE(Finalize(std::nullopt).ok());
   EXPECT_TRUE(fs::exists(name + ".hatchet"));
-  SetLazyCliStart(nullptr);
 }
 
 TEST_F(SessionTest, CliLazyStartFromStateMetricsAndOps) {
@@ -364,22 +373,19 @@ TEST_F(SessionTest, CliLazyStartFromStateMetricsAndOps) {
       },
   };
   for (const auto& call : first_calls) {
-    test::ResetCore();
-    SetCommandLineMode(true);
-    SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+    Runtime runtime(LazyCliRuntime());
+    ScopedProcessRuntime use(runtime);
     EXPECT_FALSE(ProfilingOn());
     call();
     EXPECT_TRUE(ProfilingOn());
     call();  // once started, no second start
     EXPECT_TRUE(ProfilingOn());
   }
-  SetLazyCliStart(nullptr);
   // Outside CLI mode nothing starts.
-  test::ResetCore();
-  SetLazyCliStart([] { (void)StartCliSession(LazyOptions(), /*scopes_only=*/true); });
+  Runtime runtime(LazyCliRuntime(/*command_line_mode=*/false));
+  ScopedProcessRuntime use(runtime);
   EnterScope(NewScopeId(), "x");
   EXPECT_FALSE(ProfilingOn());
-  SetLazyCliStart(nullptr);
 }
 
 TEST_F(SessionTest, DiscardAfterForkForgetsTheRecordedFlag) {
@@ -390,16 +396,19 @@ TEST_F(SessionTest, DiscardAfterForkForgetsTheRecordedFlag) {
   EnterScope(s, "x");
   ASSERT_TRUE(ExitScope(s, "x").ok());
   ASSERT_TRUE(HasRecordedAnything());
-  DiscardAllSessionsAfterFork();
+  ProcessRuntime().sessions().DiscardAll();  // what a forked child's runtime does
   EXPECT_FALSE(HasRecordedAnything());
   EXPECT_FALSE(ProfilingOn());
   (void)id;
 }
 
 TEST_F(SessionTest, OutputPathOverride) {
-  SetOutputPathFunction([](std::string_view name, std::string_view suffix, bool) {
+  RuntimeOptions options;
+  options.output_path = [](std::string_view name, std::string_view suffix, bool) {
     return std::string(name) + ".pid42." + std::string(suffix);
-  });
+  };
+  Runtime runtime(std::move(options));
+  ScopedProcessRuntime use(runtime);
   int id = StartOk(Named("o"));
   ASSERT_TRUE(Finalize(id).ok());
   EXPECT_TRUE(fs::exists(dir_ + "/o.pid42.hatchet"));

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "core/backend/registry.h"
+#include "core/runtime/runtime.h"
 
 namespace proton {
 namespace {
@@ -19,11 +19,13 @@ void FakeBackend::FailNextStart(std::string message) {
   g_fail_message = std::move(message);
 }
 
-void FakeBackend::Register() {
-  RegisterBackend(BackendRegistration{
+BackendRegistration FakeBackend::Registration() {
+  return BackendRegistration{
       "fake", [] { return true; },
-      []() -> std::unique_ptr<Backend> { return std::make_unique<FakeBackend>(); }});
+      []() -> std::unique_ptr<Backend> { return std::make_unique<FakeBackend>(); }};
 }
+
+void FakeBackend::Register() { ProcessRuntime().backends().Register(Registration()); }
 
 FakeBackend* FakeBackend::Current() { return g_current.load(); }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/backend/backend.h"
+#include "core/backend/registry.h"
 
 namespace proton {
 
@@ -30,7 +31,9 @@ struct FakeRecord {
 
 class FakeBackend : public Backend {
  public:
-  // Registers "fake" in the backend registry (available: always). Idempotent.
+  // "fake" (available: always), for RuntimeOptions::backends.
+  static BackendRegistration Registration();
+  // Registers it in the process runtime's registry. Idempotent.
   static void Register();
   // The instance the registry created for the running session, or nullptr.
   static FakeBackend* Current();

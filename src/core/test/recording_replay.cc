@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "core/correlation/correlator.h"
+#include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
 #include "core/test/fake_backend.h"
 #include "core/test/json_reader.h"
@@ -139,7 +140,7 @@ KernelRecord ParseKernelRecord(const Json& event) {
 class Replayer {
  public:
   explicit Replayer(const std::function<std::string(const std::string&)>& rename)
-      : rename_(rename), sink_(SessionManager::Get().correlator()) {}
+      : rename_(rename), sink_(ProcessRuntime().sessions().correlator()) {}
 
   // Splits the recording into device lines (kept aside) and events.
   Status Read(const std::string& jsonl) {

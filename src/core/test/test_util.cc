@@ -10,6 +10,7 @@
 #include <functional>
 
 #include "core/data/tree_data.h"
+#include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
 #include "proton/proton.h"
@@ -17,9 +18,8 @@
 namespace proton::test {
 
 void ResetCore() {
-  SessionManager::Get().DiscardAll(/*stop_backend=*/true);
+  ProcessRuntime().sessions().DiscardAll(/*stop_backend=*/true);
   SetCommandLineMode(false);
-  SetOutputPathFunction(nullptr);
 }
 
 Json ParseOrDie(const std::string& text) {

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/backend/registry.h"
+#include "core/runtime/runtime.h"
 #include "cupti/cupti_backend.h"
 #include "cupti/fake_cupti.h"
 #include "proton/proton.h"
@@ -122,13 +123,14 @@ int main(int argc, char** argv) {
     std::printf("%-28s %8.1f ns/launch (CPU), included in every line below\n",
                 "writing the other memory", (ThreadCpuNs() - cpu0) / n);
   }
-  // Route the core's "cupti" backend to the real CuptiBackend over the fake tables.
-  proton::RegisterBackend(proton::BackendRegistration{"cupti", [] { return true; },
-                                                      [] {
-                                                        return std::unique_ptr<proton::Backend>(
-                                                            new CuptiBackend(fake::FakeDriverApi(),
-                                                                             fake::FakeCuptiApi()));
-                                                      }});
+  // Route the process runtime's "cupti" backend to the real CuptiBackend over the fake tables
+  // (the runtime's own registration comes before the built-in one).
+  proton::ProcessRuntime().backends().Register(
+      proton::BackendRegistration{"cupti", [] { return true; },
+                                  [] {
+                                    return std::unique_ptr<proton::Backend>(new CuptiBackend(
+                                        fake::FakeDriverApi(), fake::FakeCuptiApi()));
+                                  }});
   if (Wanted("none")) {
     fake::ResetFake();  // no subscriber: EmitLaunch finds no callback
     LaunchLoopNs(1, 1000);
