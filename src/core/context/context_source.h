@@ -15,8 +15,11 @@ namespace proton {
 
 class ContextSource {
  public:
-  // Where a capture lands before state frames and leaf (the launch path calls this).
-  virtual NodeRef Parent(ThreadState& t, Stack& stack) const = 0;
+  // Where a capture lands before state frames and leaf, as a plain function: Refresh copies
+  // it into the stack's first cache line (Stack::parent), so that a launch reads neither this
+  // object nor its vtable, two more cache misses per launch once the application has evicted
+  // them (bench/core/cache_lines_per_launch.sh).
+  virtual ParentFn parent_fn() const = 0;
   // Pushes `frame` for a scope entered on this thread; when the session is `active` the frame
   // gets its node and metric node first.
   virtual void PushScope(ThreadState& t, Stack& stack, Frame frame, bool active) const = 0;

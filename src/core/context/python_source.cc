@@ -44,12 +44,14 @@ NodeRef PythonPath(const ThreadState& t, Stack& stack) {
   return node;
 }
 
+NodeRef Parent(ThreadState& t, Stack& stack) {
+  FetchPython(t);
+  return PythonPath(t, stack);
+}
+
 class PythonSource final : public ContextSource {
  public:
-  NodeRef Parent(ThreadState& t, Stack& stack) const override {
-    FetchPython(t);
-    return PythonPath(t, stack);
-  }
+  ParentFn parent_fn() const override { return &Parent; }
 
   void PushScope(ThreadState& t, Stack& stack, Frame frame, bool active) const override {
     if (active) {

@@ -64,14 +64,16 @@ NodeRef WithStateFrames(ThreadState& t, Stack& stack, NodeRef node) {
   return stack.data->Descend(node, t.names);
 }
 
+// Where the thread's work lands before state frames and leaf (D9).
+NodeRef Parent(ThreadState& /*t*/, Stack& stack) {
+  if (!stack.frames.empty()) return ResolveTop(stack);
+  if (stack.is_main) return Root(stack);
+  return MainTop(stack);
+}
+
 class ShadowSource final : public ContextSource {
  public:
-  // Where the thread's work lands before state frames and leaf (D9).
-  NodeRef Parent(ThreadState& /*t*/, Stack& stack) const override {
-    if (!stack.frames.empty()) return ResolveTop(stack);
-    if (stack.is_main) return Root(stack);
-    return MainTop(stack);
-  }
+  ParentFn parent_fn() const override { return &Parent; }
 
   void PushScope(ThreadState& t, Stack& stack, Frame frame, bool active) const override {
     if (stack.frames.empty()) stack.base = IsMain(t, *stack.session) ? Root(stack) : MainTop(stack);

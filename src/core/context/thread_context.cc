@@ -22,12 +22,12 @@ namespace {
 
 constexpr std::string_view kLaunchMetadataPrefix = "__proton_launch_metadata:";
 
-}  // namespace
-
 ThreadState& State() {
   thread_local ThreadState state;
   return state;
 }
+
+}  // namespace
 
 const ContextSource& ContextSourceFor(ContextKind kind) {
   return kind == ContextKind::kPython ? PythonContextSource() : ShadowContextSource();
@@ -71,6 +71,7 @@ void Refresh(ThreadState& t) {
     stack.data = stack.data_owner.get();
     stack.session_id = session->id;
     stack.source = &ContextSourceFor(session->context);
+    stack.parent = stack.source->parent_fn();
     stack.is_main = IsMain(t, *session);
     stack.trace = stack.data->is_trace();
     // Read after the epoch (Snapshot): a later change bumps the epoch again.
@@ -99,7 +100,7 @@ ThreadState& BeginCapture() {
 
 // The path node of a capture: the source's path, then state frames and `leaf`.
 NodeRef CapturePath(ThreadState& t, Stack& stack, std::string_view leaf) {
-  return BelowParent(t, stack, stack.source->Parent(t, stack), leaf);
+  return BelowParent(t, stack, stack.parent(t, stack), leaf);
 }
 
 // Trace sessions keep CPU scope events (formats.md §4.4); nothing for tree sessions.
@@ -260,7 +261,7 @@ namespace {
 
 // The launch node, through the stack's launch cache.
 NodeRef LaunchNode(ThreadState& t, Stack& stack, std::string_view kernel_name) {
-  NodeRef parent = stack.source->Parent(t, stack);
+  NodeRef parent = stack.parent(t, stack);
   for (const LaunchCache& c : stack.launches) {
     if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == kernel_name &&
         c.state == t.state && c.node.valid() && IsCurrent(stack, c.node)) {

@@ -19,6 +19,11 @@
 namespace proton {
 
 class ContextSource;
+struct Stack;
+struct ThreadState;
+
+// Where a capture lands in `stack` before state frames and leaf (ContextSource::parent_fn).
+using ParentFn = NodeRef (*)(ThreadState& t, Stack& stack);
 
 struct Frame {
   uint64_t scope_id;
@@ -54,13 +59,14 @@ struct alignas(64) Stack {
   // them): the launch path reads these instead of the Session and Data objects.
   Data* data = nullptr;
   int session_id = -1;
-  uint32_t generation = 0;                // the data's
-  const ContextSource* source = nullptr;  // the session's context source
+  uint32_t generation = 0;    // the data's
+  ParentFn parent = nullptr;  // the source's parent_fn()
   bool active = false;
   bool is_main = false;
   bool trace = false;  // the data is TraceData: scopes and launches are stamped
   std::vector<Frame> frames;
-  size_t next_launch = 0;  // round-robin replacement in `launches`
+  size_t next_launch = 0;                 // round-robin replacement in `launches`
+  const ContextSource* source = nullptr;  // the session's context source
   alignas(64) std::array<LaunchCache, kLaunchCacheSize> launches{};
   std::shared_ptr<Session> session;
   // The data `data` points at (the session's current phase): a thread's context cache owns
@@ -97,8 +103,6 @@ struct alignas(64) ThreadState {
   std::vector<std::string_view> python;                // scratch: frames from the provider
   std::vector<std::string_view> names;                 // scratch: frames to descend
 };
-
-ThreadState& State();
 
 inline bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
 
