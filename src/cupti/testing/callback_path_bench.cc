@@ -20,7 +20,7 @@
 
 #include "core/backend/registry.h"
 #include "cupti/cupti_backend.h"
-#include "cupti/fake_cupti.h"
+#include "cupti/testing/fake_cupti.h"
 #include "proton/proton.h"
 
 namespace {
