@@ -17,7 +17,7 @@ BufferPool::Buffer BufferPool::Allocate() const {
 uint8_t* BufferPool::Acquire() {
   Buffer buffer;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (!free_.empty()) {
       buffer = std::move(free_.back());
       free_.pop_back();
@@ -26,14 +26,14 @@ uint8_t* BufferPool::Acquire() {
   if (!buffer) buffer = Allocate();  // outside the lock: allocation may take a while
   if (!buffer) return nullptr;
   uint8_t* raw = buffer.get();
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   in_use_.emplace(raw, std::move(buffer));
   return raw;
 }
 
 void BufferPool::Release(uint8_t* raw) {
   Buffer buffer;
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = in_use_.find(raw);
   if (it == in_use_.end()) return;
   buffer = std::move(it->second);
@@ -45,7 +45,7 @@ void BufferPool::Release(uint8_t* raw) {
 void BufferPool::Reserve(size_t count) {
   std::vector<Buffer> fresh;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (free_.size() >= count) return;
     count -= free_.size();
   }
@@ -53,19 +53,19 @@ void BufferPool::Reserve(size_t count) {
     Buffer buffer = Allocate();
     if (buffer) fresh.push_back(std::move(buffer));
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   for (Buffer& buffer : fresh) {
     if (free_.size() < max_free_) free_.push_back(std::move(buffer));
   }
 }
 
 size_t BufferPool::in_use() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return in_use_.size();
 }
 
 size_t BufferPool::free_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return free_.size();
 }
 

@@ -13,6 +13,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "util/thread_annotations.h"
+
 namespace proton::cupti {
 
 class BufferPool {
@@ -44,9 +46,9 @@ class BufferPool {
 
   const size_t buffer_size_;
   const size_t max_free_;
-  mutable std::mutex mutex_;
-  std::vector<Buffer> free_;                     // guarded by mutex_
-  std::unordered_map<uint8_t*, Buffer> in_use_;  // guarded by mutex_
+  mutable Mutex mutex_;
+  std::vector<Buffer> free_ PROTON_GUARDED_BY(mutex_);
+  std::unordered_map<uint8_t*, Buffer> in_use_ PROTON_GUARDED_BY(mutex_);
 };
 
 }  // namespace proton::cupti

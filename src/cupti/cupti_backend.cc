@@ -237,7 +237,7 @@ Status CuptiBackend::Start(BackendSink* sink, std::string_view mode) {
 void CuptiBackend::SynchronizeContexts() {
   std::vector<CUcontext> contexts;
   {
-    std::lock_guard<std::mutex> lock(contexts_mutex_);
+    MutexLock lock(contexts_mutex_);
     for (const auto& slot : hot_.contexts) {
       if (CUcontext known = slot.load(std::memory_order_relaxed)) contexts.push_back(known);
     }
@@ -262,7 +262,7 @@ void CuptiBackend::Flush(bool synchronize) {
   if (!started()) return;
   // No flush while a launch is being sampled: its start/stop range stays whole, and CUPTI's
   // PC sampling and activity flushing never run at the same time.
-  std::unique_lock<std::mutex> quiet;
+  std::unique_lock<Mutex> quiet;
   if (PcSampler* sampler = hot_.pc_sampler.load(std::memory_order_acquire)) {
     quiet = sampler->Quiesce();
   }
@@ -341,7 +341,7 @@ void CuptiBackend::Stop() {
   max_submitted_.store(0, std::memory_order_release);
   max_completed_.store(0, std::memory_order_release);
   {
-    std::lock_guard<std::mutex> lock(contexts_mutex_);
+    MutexLock lock(contexts_mutex_);
     for (auto& slot : hot_.contexts) slot.store(nullptr, std::memory_order_release);
     more_contexts_.clear();
   }

@@ -25,6 +25,7 @@
 #include "cupti/graph_tracker.h"
 #include "cupti/pc_sampling.h"
 #include "util/status.h"
+#include "util/thread_annotations.h"
 
 namespace proton::cupti {
 
@@ -134,8 +135,8 @@ class CuptiBackend final : public Backend {
   std::atomic<bool> warned_flush_{false};
   CuptiCallChecker cupti_calls_;
   int last_flush_polls_ = 0;
-  std::mutex contexts_mutex_;             // taken to add a context, and to read all of them
-  std::vector<CUcontext> more_contexts_;  // guarded by contexts_mutex_: beyond hot_.contexts
+  Mutex contexts_mutex_;  // taken to add a context, and to read all of them
+  std::vector<CUcontext> more_contexts_ PROTON_GUARDED_BY(contexts_mutex_);  // beyond hot_.contexts
 };
 
 // Makes the calling thread's CUDA calls invisible to the backend's launch callbacks (the

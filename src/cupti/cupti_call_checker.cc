@@ -10,7 +10,7 @@ void CuptiCallChecker::NoteFailure(const CuptiApi* api, CUptiResult result,
   try {
     bool first;
     {
-      std::lock_guard<std::mutex> lock(mutex_);
+      MutexLock lock(mutex_);
       ++failures_[call];
       first = warned_.emplace(call, static_cast<int>(result)).second;
     }
@@ -24,20 +24,20 @@ void CuptiCallChecker::NoteFailure(const CuptiApi* api, CUptiResult result,
 }
 
 uint64_t CuptiCallChecker::failures(std::string_view call) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = failures_.find(call);
   return it == failures_.end() ? 0 : it->second;
 }
 
 uint64_t CuptiCallChecker::total_failures() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint64_t total = 0;
   for (const auto& [call, count] : failures_) total += count;
   return total;
 }
 
 std::string CuptiCallChecker::Summary() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::string text;
   for (const auto& [call, count] : failures_) {
     if (!text.empty()) text.append(", ");

@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "cupti/cupti_api.h"
+#include "util/thread_annotations.h"
 
 namespace proton::cupti {
 
@@ -39,9 +40,9 @@ class CuptiCallChecker {
  private:
   void NoteFailure(const CuptiApi* api, CUptiResult result, const char* call) noexcept;
 
-  mutable std::mutex mutex_;
-  std::map<std::string, uint64_t, std::less<>> failures_;  // guarded by mutex_
-  std::set<std::pair<std::string, int>> warned_;           // guarded by mutex_
+  mutable Mutex mutex_;
+  std::map<std::string, uint64_t, std::less<>> failures_ PROTON_GUARDED_BY(mutex_);
+  std::set<std::pair<std::string, int>> warned_ PROTON_GUARDED_BY(mutex_);
 };
 
 }  // namespace proton::cupti

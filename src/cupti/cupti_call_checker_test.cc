@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cupti/fake_cupti.h"
+#include "cupti/testing/fake_cupti.h"
 
 namespace proton::cupti {
 namespace {

@@ -442,7 +442,7 @@ void CuptiBackend::NoteContext(CUcontext context) {
     if (known == context) return;
     if (known == nullptr) break;
   }
-  std::lock_guard<std::mutex> lock(contexts_mutex_);
+  MutexLock lock(contexts_mutex_);
   for (auto& slot : hot_.contexts) {
     CUcontext known = slot.load(std::memory_order_relaxed);
     if (known == context) return;

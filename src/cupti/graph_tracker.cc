@@ -4,7 +4,7 @@
 namespace proton::cupti {
 
 void GraphTracker::NodeCreated(uint64_t node_id, uint32_t graph_id, bool is_kernel, bool captured) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> ignored;
   if (nodes_.count(node_id) != 0) EraseNode(node_id, &ignored);  // a reused id
   nodes_[node_id] = Node{node_id, graph_id, 0, is_kernel};
@@ -16,7 +16,7 @@ void GraphTracker::NodeCreated(uint64_t node_id, uint32_t graph_id, bool is_kern
 
 void GraphTracker::NodeCloned(uint64_t node_id, uint64_t original_id, uint32_t graph_id,
                               uint32_t exec_id, bool is_kernel) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint64_t origin = original_id;
   auto original = nodes_.find(original_id);
   if (original != nodes_.end()) {
@@ -70,9 +70,9 @@ void GraphTracker::EraseNode(uint64_t node_id, std::vector<uint64_t>* released, 
 }
 
 std::vector<uint64_t> GraphTracker::ReleaseRetired(uint64_t completed) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> released;
-  std::erase_if(retired_, [&](uint64_t id) {
+  std::erase_if(retired_, [&](uint64_t id) PROTON_REQUIRES(mutex_) {
     auto it = nodes_.find(id);
     if (it == nodes_.end() || it->second.retired_horizon == 0) return true;  // id reused
     if (it->second.retired_horizon > completed) return false;
@@ -85,19 +85,19 @@ std::vector<uint64_t> GraphTracker::ReleaseRetired(uint64_t completed) {
 }
 
 size_t GraphTracker::retired_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return retired_.size();
 }
 
 std::vector<uint64_t> GraphTracker::NodeDestroyed(uint64_t node_id, uint64_t horizon) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> released;
   EraseNode(node_id, &released, horizon);
   return released;
 }
 
 std::vector<uint64_t> GraphTracker::GraphDestroyed(uint32_t graph_id, uint64_t horizon) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> released;
   auto graph = graphs_.find(graph_id);
   if (graph == graphs_.end()) return released;
@@ -108,7 +108,7 @@ std::vector<uint64_t> GraphTracker::GraphDestroyed(uint32_t graph_id, uint64_t h
 }
 
 std::vector<uint64_t> GraphTracker::ExecDestroyed(uint32_t exec_id, uint64_t horizon) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> released;
   auto exec = execs_.find(exec_id);
   if (exec == execs_.end()) return released;
@@ -128,7 +128,7 @@ uint32_t GraphTracker::CountKernels(const std::unordered_set<uint64_t>& nodes) c
 }
 
 void GraphTracker::ExecCreated(uint32_t exec_id, uint32_t source_graph_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   Exec& exec = execs_[exec_id];
   exec.created = true;
   exec.source_graph_id = source_graph_id;
@@ -142,14 +142,14 @@ void GraphTracker::ExecCreated(uint32_t exec_id, uint32_t source_graph_id) {
 }
 
 GraphTracker::ExecInfo GraphTracker::LookupExec(uint32_t exec_id) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto it = execs_.find(exec_id);
   if (it == execs_.end() || !it->second.created) return {};
   return {true, it->second.kernel_nodes};
 }
 
 uint64_t GraphTracker::CaptureOrigin(uint64_t node_id) const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   auto node = nodes_.find(node_id);
   uint64_t origin = node == nodes_.end() ? node_id : node->second.origin;
   auto it = origins_.find(origin);
@@ -157,7 +157,7 @@ uint64_t GraphTracker::CaptureOrigin(uint64_t node_id) const {
 }
 
 std::vector<uint64_t> GraphTracker::Clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<uint64_t> released;
   for (const auto& [id, origin] : origins_) {
     if (origin.captured) released.push_back(id);
@@ -171,15 +171,15 @@ std::vector<uint64_t> GraphTracker::Clear() {
 }
 
 size_t GraphTracker::node_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return nodes_.size();
 }
 size_t GraphTracker::origin_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return origins_.size();
 }
 size_t GraphTracker::exec_count() const {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return execs_.size();
 }
 

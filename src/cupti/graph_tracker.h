@@ -14,6 +14,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "util/thread_annotations.h"
+
 namespace proton::cupti {
 
 class GraphTracker {
@@ -74,16 +76,17 @@ class GraphTracker {
     bool created = false;
     std::unordered_set<uint64_t> nodes;
   };
-  void Unref(uint64_t origin, std::vector<uint64_t>* released);
-  void EraseNode(uint64_t node_id, std::vector<uint64_t>* released, uint64_t horizon = 0);
-  uint32_t CountKernels(const std::unordered_set<uint64_t>& nodes) const;
+  void Unref(uint64_t origin, std::vector<uint64_t>* released) PROTON_REQUIRES(mutex_);
+  void EraseNode(uint64_t node_id, std::vector<uint64_t>* released, uint64_t horizon = 0)
+      PROTON_REQUIRES(mutex_);
+  uint32_t CountKernels(const std::unordered_set<uint64_t>& nodes) const PROTON_REQUIRES(mutex_);
 
-  mutable std::mutex mutex_;
-  std::unordered_map<uint64_t, Node> nodes_;
-  std::unordered_map<uint64_t, Origin> origins_;
-  std::unordered_map<uint32_t, std::unordered_set<uint64_t>> graphs_;
-  std::unordered_map<uint32_t, Exec> execs_;
-  std::vector<uint64_t> retired_;  // ids of retired nodes
+  mutable Mutex mutex_;
+  std::unordered_map<uint64_t, Node> nodes_ PROTON_GUARDED_BY(mutex_);
+  std::unordered_map<uint64_t, Origin> origins_ PROTON_GUARDED_BY(mutex_);
+  std::unordered_map<uint32_t, std::unordered_set<uint64_t>> graphs_ PROTON_GUARDED_BY(mutex_);
+  std::unordered_map<uint32_t, Exec> execs_ PROTON_GUARDED_BY(mutex_);
+  std::vector<uint64_t> retired_ PROTON_GUARDED_BY(mutex_);  // ids of retired nodes
 };
 
 }  // namespace proton::cupti

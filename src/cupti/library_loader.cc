@@ -187,7 +187,7 @@ Result<const DriverApi*> LoadDriver() {
   static ForkGuardedMutex& mutex = *new ForkGuardedMutex(LockRank::kLeaf);
   static DriverApi& api = *new DriverApi();
   static bool loaded = false;
-  std::lock_guard<ForkGuardedMutex> lock(mutex);
+  ForkGuardedLock lock(mutex);
   if (loaded) return &api;
   constexpr const char* kName = "libcuda.so.1";
   void* handle = dlopen(kName, RTLD_NOW | RTLD_NOLOAD);
@@ -207,7 +207,7 @@ Result<const CuptiApi*> LoadCupti(const DriverApi* driver, int compute_major) {
   static ForkGuardedMutex& mutex = *new ForkGuardedMutex(LockRank::kLeaf);
   static CuptiApi& api = *new CuptiApi();
   static bool loaded = false;
-  std::lock_guard<ForkGuardedMutex> lock(mutex);
+  ForkGuardedLock lock(mutex);
   if (loaded) return &api;
   bool verbose = VerboseEnabled();
   std::string tried;

@@ -22,13 +22,16 @@ constexpr std::chrono::seconds kQuiesceWait{10};
 // pthread_mutex_clocklock, which GCC 12's ThreadSanitizer does not intercept (it then reports
 // every unlock as one of an unlocked mutex), and these waits are rare (stop, flush, context
 // teardown), so a 1 ms poll costs nothing.
-std::unique_lock<std::mutex> LockWithin(std::mutex& mutex, std::chrono::milliseconds wait) {
-  auto deadline = std::chrono::steady_clock::now() + wait;
-  std::unique_lock<std::mutex> lock(mutex, std::defer_lock);
-  while (!lock.try_lock() && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  return lock;
+// The lock analysis follows the callers' TryLock loops (`while (!lock.TryLock())`), so this
+// only decides whether to poll again.
+bool KeepPolling(std::chrono::steady_clock::time_point deadline) {
+  if (std::chrono::steady_clock::now() >= deadline) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return true;
+}
+
+std::chrono::steady_clock::time_point QuiesceDeadline() {
+  return std::chrono::steady_clock::now() + kQuiesceWait;
 }
 // GetData rounds per launch: each round reads up to kPcsPerRead PCs; the bound only guards
 // against a library that keeps reporting remaining PCs without handing any out.
@@ -89,7 +92,7 @@ Status PcSampler::CheckAvailable(const CuptiApi* cupti) {
 
 void PcSampler::ReportOnce(const std::string& message) {
   {
-    std::lock_guard<std::mutex> lock(report_mutex_);
+    MutexLock lock(report_mutex_);
     if (std::find(reported_.begin(), reported_.end(), message) != reported_.end()) return;
     reported_.push_back(message);
   }
@@ -362,7 +365,7 @@ void PcSampler::ModuleLoaded(const char* cubin, size_t size) {
   if (cubin == nullptr || size == 0) return;
   uint64_t crc = CubinCrc(cubin, size);
   if (crc == 0) return;
-  std::lock_guard<std::mutex> lock(modules_mutex_);
+  MutexLock lock(modules_mutex_);
   Cubin& entry = cubins_[crc];
   entry.data = cubin;
   entry.size = size;
@@ -372,7 +375,7 @@ void PcSampler::ModuleLoaded(const char* cubin, size_t size) {
 void PcSampler::ModuleUnloading(const char* cubin, size_t size) {
   if (cubin == nullptr || size == 0) return;
   uint64_t crc = CubinCrc(cubin, size);
-  std::lock_guard<std::mutex> lock(modules_mutex_);
+  MutexLock lock(modules_mutex_);
   auto it = cubins_.find(crc);
   if (it != cubins_.end() && --it->second.references <= 0) cubins_.erase(it);
 }
@@ -389,7 +392,7 @@ const std::string& PcSampler::SourceOf(const CUpti_PCSamplingPCData& pc) {
   params.pcOffset = pc.pcOffset;
   bool have_cubin = false;
   {
-    std::lock_guard<std::mutex> lock(modules_mutex_);
+    MutexLock lock(modules_mutex_);
     auto it = cubins_.find(pc.cubinCrc);
     if (it != cubins_.end()) {
       params.cubin = it->second.data;
@@ -425,25 +428,48 @@ void PcSampler::Disable(ContextState* state) {
 }
 
 void PcSampler::ContextDestroying(CUcontext context) {
-  std::unique_lock<std::mutex> lock = LockWithin(launch_mutex_, kQuiesceWait);
-  if (!lock.owns_lock()) return;
+  MutexLock lock(launch_mutex_, std::defer_lock);
+  auto deadline = QuiesceDeadline();
+  while (!lock.TryLock()) {
+    if (!KeepPolling(deadline)) return;
+  }
   auto it = contexts_.find(context);
   if (it == contexts_.end()) return;
   Disable(it->second.get());
   contexts_.erase(it);
 }
 
-std::unique_lock<std::mutex> PcSampler::Quiesce() {
-  std::unique_lock<std::mutex> lock = LockWithin(launch_mutex_, kQuiesceWait);
-  if (!lock.owns_lock()) {
-    ReportOnce("a sampled launch did not finish within 10 s; flushing without waiting for it");
+std::unique_lock<Mutex> PcSampler::Quiesce() {
+  // A std::unique_lock (unchecked) because it goes to the caller, who reads nothing the lock
+  // guards.
+  std::unique_lock<Mutex> lock(launch_mutex_, std::defer_lock);
+  auto deadline = QuiesceDeadline();
+  while (!lock.try_lock()) {
+    if (!KeepPolling(deadline)) {
+      ReportQuiesceTimeout();
+      break;
+    }
   }
   return lock;
 }
 
+void PcSampler::ReportQuiesceTimeout() {
+  ReportOnce("a sampled launch did not finish within 10 s; flushing without waiting for it");
+}
+
 void PcSampler::Shutdown() {
-  std::unique_lock<std::mutex> lock = Quiesce();
-  if (!lock.owns_lock()) return;  // the launch in flight still uses its context's state
+  MutexLock lock(launch_mutex_, std::defer_lock);
+  auto deadline = QuiesceDeadline();
+  while (!lock.TryLock()) {
+    if (!KeepPolling(deadline)) {
+      ReportQuiesceTimeout();
+      return;  // the launch in flight still uses its context's state
+    }
+  }
+  ShutdownLocked();
+}
+
+void PcSampler::ShutdownLocked() {
   for (auto& [context, state] : contexts_) Disable(state.get());
   contexts_.clear();
   if (dropped_samples_ != 0 || hardware_buffer_full_) {

@@ -21,6 +21,7 @@
 #include "cupti/cupti_api.h"
 #include "cupti/pc_sampling_decoder.h"
 #include "util/status.h"
+#include "util/thread_annotations.h"
 
 namespace proton::cupti {
 
@@ -51,26 +52,30 @@ class PcSampler {
 
   // Launch enter, after the correlation capture: takes the launch lock, enables `context` at
   // its first launch, synchronises it and starts sampling. Failures are reported once.
-  void BeforeLaunch(CUcontext context);
+  // Unchecked: the lock is taken here and released by AfterLaunch, in another CUPTI callback
+  // (API enter and exit), which the analysis cannot pair.
+  void BeforeLaunch(CUcontext context) PROTON_NO_THREAD_SAFETY_ANALYSIS;
   // Launch exit of the same launch: stops sampling, drains every PC into `out`, releases the
-  // launch lock.
-  void AfterLaunch(LaunchSamples* out);
+  // launch lock (unchecked, as BeforeLaunch).
+  void AfterLaunch(LaunchSamples* out) PROTON_NO_THREAD_SAFETY_ANALYSIS;
 
-  void ModuleLoaded(const char* cubin, size_t size);
-  void ModuleUnloading(const char* cubin, size_t size);
+  void ModuleLoaded(const char* cubin, size_t size) PROTON_EXCLUDES(modules_mutex_);
+  void ModuleUnloading(const char* cubin, size_t size) PROTON_EXCLUDES(modules_mutex_);
   // The context goes away: disable sampling in it and forget its state.
-  void ContextDestroying(CUcontext context);
+  void ContextDestroying(CUcontext context) PROTON_EXCLUDES(launch_mutex_);
 
   // Waits (bounded) for the sampled launch in flight; the returned lock keeps the next one out
   // while the caller flushes the activity buffers.
-  std::unique_lock<std::mutex> Quiesce();
+  std::unique_lock<Mutex> Quiesce() PROTON_EXCLUDES(launch_mutex_);
   // Disables sampling in every enabled context and reports what was lost.
-  void Shutdown();
+  void Shutdown() PROTON_EXCLUDES(launch_mutex_);
 
   int sampling_exponent() const { return exponent_; }
-  uint64_t total_samples() const { return total_samples_; }
-  uint64_t dropped_samples() const { return dropped_samples_; }
-  uint64_t sampled_launches() const { return sampled_launches_; }
+  // For tests, once no sampled launch is in flight: unchecked, so that reading them never
+  // waits for a launch.
+  uint64_t total_samples() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return total_samples_; }
+  uint64_t dropped_samples() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return dropped_samples_; }
+  uint64_t sampled_launches() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return sampled_launches_; }
 
  private:
   struct ContextState;
@@ -80,39 +85,45 @@ class PcSampler {
     size_t size = 0;
     int references = 0;
   };
-  ContextState* EnsureContext(CUcontext context);
-  Status EnableContext(ContextState* state);
-  Status ConfigureStallReasons(ContextState* state);
-  Status Configure(ContextState* state);
-  void StopAndDrain(LaunchSamples* out);
-  void Drain(ContextState* state, LaunchSamples* out);
+  ContextState* EnsureContext(CUcontext context) PROTON_REQUIRES(launch_mutex_);
+  Status EnableContext(ContextState* state) PROTON_REQUIRES(launch_mutex_);
+  Status ConfigureStallReasons(ContextState* state) PROTON_REQUIRES(launch_mutex_);
+  Status Configure(ContextState* state) PROTON_REQUIRES(launch_mutex_);
+  void StopAndDrain(LaunchSamples* out) PROTON_REQUIRES(launch_mutex_);
+  void Drain(ContextState* state, LaunchSamples* out) PROTON_REQUIRES(launch_mutex_);
   size_t Consume(const StallReasonTable& reasons, PcBuffer& buffer,
-                 std::unordered_map<std::string, size_t>* groups, LaunchSamples* out);
-  void ReportFirstDrain(size_t from_stop, size_t from_reads);
-  const std::string& SourceOf(const CUpti_PCSamplingPCData& pc);
+                 std::unordered_map<std::string, size_t>* groups, LaunchSamples* out)
+      PROTON_REQUIRES(launch_mutex_);
+  void ReportFirstDrain(size_t from_stop, size_t from_reads) PROTON_REQUIRES(launch_mutex_);
+  const std::string& SourceOf(const CUpti_PCSamplingPCData& pc) PROTON_REQUIRES(launch_mutex_)
+      PROTON_EXCLUDES(modules_mutex_);
   uint64_t CubinCrc(const char* cubin, size_t size) const;
-  void ReportOnce(const std::string& message);
-  void Disable(ContextState* state);
+  void ReportOnce(const std::string& message) PROTON_EXCLUDES(report_mutex_);
+  void Disable(ContextState* state) PROTON_REQUIRES(launch_mutex_);
+  // Shutdown's work once the launch lock is held.
+  void ShutdownLocked() PROTON_REQUIRES(launch_mutex_);
+  void ReportQuiesceTimeout();
 
   const DriverApi* driver_;
   const CuptiApi* cupti_;
   const int exponent_;
-  std::mutex launch_mutex_;  // held from BeforeLaunch to AfterLaunch
-  // Guarded by launch_mutex_:
-  std::unordered_map<CUcontext, std::unique_ptr<ContextState>> contexts_;
-  ContextState* active_ = nullptr;  // the context sampling was started in, if any
-  uint64_t total_samples_ = 0;
-  uint64_t dropped_samples_ = 0;
-  uint64_t unknown_reason_samples_ = 0;
-  uint64_t sampled_launches_ = 0;
-  bool hardware_buffer_full_ = false;
-  bool reported_first_drain_ = false;
-  // Source lines per (cubin CRC, function index, PC offset); guarded by launch_mutex_.
-  std::unordered_map<std::string, std::string> sources_;
-  std::mutex modules_mutex_;                    // module callbacks may run inside a launch
-  std::unordered_map<uint64_t, Cubin> cubins_;  // guarded by modules_mutex_
-  std::mutex report_mutex_;
-  std::vector<std::string> reported_;  // guarded by report_mutex_
+  Mutex launch_mutex_;  // held from BeforeLaunch to AfterLaunch
+  std::unordered_map<CUcontext, std::unique_ptr<ContextState>> contexts_
+      PROTON_GUARDED_BY(launch_mutex_);
+  // The context sampling was started in, if any.
+  ContextState* active_ PROTON_GUARDED_BY(launch_mutex_) = nullptr;
+  uint64_t total_samples_ PROTON_GUARDED_BY(launch_mutex_) = 0;
+  uint64_t dropped_samples_ PROTON_GUARDED_BY(launch_mutex_) = 0;
+  uint64_t unknown_reason_samples_ PROTON_GUARDED_BY(launch_mutex_) = 0;
+  uint64_t sampled_launches_ PROTON_GUARDED_BY(launch_mutex_) = 0;
+  bool hardware_buffer_full_ PROTON_GUARDED_BY(launch_mutex_) = false;
+  bool reported_first_drain_ PROTON_GUARDED_BY(launch_mutex_) = false;
+  // Source lines per (cubin CRC, function index, PC offset).
+  std::unordered_map<std::string, std::string> sources_ PROTON_GUARDED_BY(launch_mutex_);
+  Mutex modules_mutex_;  // module callbacks may run inside a launch
+  std::unordered_map<uint64_t, Cubin> cubins_ PROTON_GUARDED_BY(modules_mutex_);
+  Mutex report_mutex_;
+  std::vector<std::string> reported_ PROTON_GUARDED_BY(report_mutex_);
 };
 
 }  // namespace proton::cupti

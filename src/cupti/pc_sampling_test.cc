@@ -15,8 +15,8 @@
 #include "core/session/cli_mode.h"
 #include "cupti/callback_ids.h"
 #include "cupti/cupti_backend.h"
-#include "cupti/fake_cupti.h"
 #include "cupti/pc_sampling_decoder.h"
+#include "cupti/testing/fake_cupti.h"
 
 namespace proton::cupti {
 namespace {

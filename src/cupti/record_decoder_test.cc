@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cupti/fake_cupti.h"
+#include "cupti/testing/fake_cupti.h"
 
 namespace proton::cupti {
 namespace {

@@ -24,7 +24,7 @@ ReadAhead::ReadAhead(int fd, size_t chunk, size_t headroom, size_t tail)
 ReadAhead::~ReadAhead() {
   if (!thread_.joinable()) return;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     stop_ = true;
   }
   changed_.notify_all();
@@ -35,8 +35,8 @@ void ReadAhead::Run() {
   for (;;) {
     int index;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      changed_.wait(lock, [this] {
+      MutexLock lock(mutex_);
+      lock.Wait(changed_, [this]() PROTON_REQUIRES(mutex_) {
         return stop_ || (next_fill_ != consumer_ && !buffers_[next_fill_].filled);
       });
       if (stop_) return;
@@ -68,7 +68,7 @@ bool ReadAhead::Fill(int index) {
   }
   std::memset(data + have, 0, tail_);
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     b.size = have;
     b.eof = eof;
     b.error = error;
@@ -87,12 +87,18 @@ ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
     span.error = true;
     return span;
   }
-  const int want = consumer_ < 0 ? 0 : 1 - consumer_;
-  Buffer& b = buffers_[want];
-  if (!thread_.joinable() && !b.filled && !finished_) Fill(want);
+  int want = 0;
+  bool fill_here = false;
   {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this, &b] { return b.filled || finished_; });
+    MutexLock lock(mutex_);
+    want = consumer_ < 0 ? 0 : 1 - consumer_;
+    fill_here = !thread_.joinable() && !buffers_[want].filled && !finished_;
+  }
+  Buffer& b = buffers_[want];
+  if (fill_here) Fill(want);
+  {
+    MutexLock lock(mutex_);
+    lock.Wait(changed_, [this, &b]() PROTON_REQUIRES(mutex_) { return b.filled || finished_; });
     if (!b.filled) {  // called again after the last chunk: a caller error
       span.error = true;
       return span;
@@ -108,7 +114,7 @@ ReadAhead::Span ReadAhead::Next(const char* rest, size_t left) {
   span.error = b.error;
   span.error_number = b.error_number;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     b.filled = false;
     consumer_ = want;
   }

@@ -9,8 +9,9 @@
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
-#include <mutex>
 #include <thread>
+
+#include "util/thread_annotations.h"
 
 namespace proton::format {
 
@@ -36,7 +37,7 @@ class ReadAhead {
   // the current chunk not consumed yet, which may point into it). The current chunk's buffer
   // goes back to the thread: nothing may point into it afterwards. Blocks until the chunk is read.
   // After the chunk marked eof or error, a further call returns error.
-  Span Next(const char* rest, size_t left);
+  Span Next(const char* rest, size_t left) PROTON_EXCLUDES(mutex_);
 
  private:
   struct Buffer {
@@ -47,20 +48,23 @@ class ReadAhead {
     bool error = false;
     int error_number = 0;
   };
-  void Run();
+  void Run() PROTON_EXCLUDES(mutex_);
   // Reads the next chunk into buffers_[index]; false after the last chunk or an error.
-  bool Fill(int index);
+  bool Fill(int index) PROTON_EXCLUDES(mutex_);
   char* Data(Buffer& b) const { return b.bytes.get() + headroom_; }
 
   const int fd_;
   const size_t chunk_, headroom_, tail_;
+  Mutex mutex_;
+  // Not guarded as a whole: a buffer's bytes and fields belong to whoever the protocol in
+  // read_ahead.cc gives it to; `filled` changes only under mutex_.
   Buffer buffers_[2];
-  int consumer_ = -1;  // buffer the consumer holds (-1: none yet)
-  int next_fill_ = 0;  // buffer the thread fills next
-  bool stop_ = false;
-  bool finished_ = false;  // the thread read the last chunk (or failed) and exited
-  std::mutex mutex_;
-  std::condition_variable changed_;
+  int consumer_ PROTON_GUARDED_BY(mutex_) = -1;  // buffer the consumer holds (-1: none yet)
+  int next_fill_ PROTON_GUARDED_BY(mutex_) = 0;  // buffer the thread fills next
+  bool stop_ PROTON_GUARDED_BY(mutex_) = false;
+  // The thread read the last chunk (or failed) and exited.
+  bool finished_ PROTON_GUARDED_BY(mutex_) = false;
+  std::condition_variable_any changed_;
   std::thread thread_;
 };
 

@@ -1,17 +1,19 @@
 // Per-thread context state; see thread_context.h.
 //
 // Each thread caches the session list (refreshed when the manager's epoch changes) and keeps
-// one scope stack per session. Frames remember their node in the session's data; a frame
-// pushed while the session was inactive, or before a Clear, is resolved again from the names
-// when needed.
+// one stack per session. What a capture's path is comes from the session's context source
+// (context_source.h: shadow scopes or Python frames); this file iterates the stacks and adds
+// what every source shares: the state frames, the open op, the launch cache and trace events.
+// Frames remember their node in the session's data; a frame pushed while the session was
+// inactive, or before a Clear, is resolved again from the names when needed.
 #include "core/context/thread_context.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 
 #include "core/backend/trace_clock.h"
-#include "core/context/python_frames.h"
+#include "core/context/context_source.h"
+#include "core/context/thread_state.h"
 #include "core/data/trace_data.h"
 #include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
@@ -21,109 +23,47 @@ namespace {
 
 constexpr std::string_view kLaunchMetadataPrefix = "__proton_launch_metadata:";
 
-struct Frame {
-  uint64_t scope_id;
-  std::string name;
-  NodeRef node;               // the scope's node (shadow) or the captured python path (python)
-  NodeRef metric_node;        // node + state frames at enter: where the scope's metrics go
-  ScopeEventRef trace_scope;  // trace sessions: the scope's CPU event
-};
-
-// The node last entered at one depth: a loop that re-enters the same scope finds its node
-// here without locking the data (the scope enter+exit hot path).
-struct ChildCache {
-  NodeRef parent;
-  std::string name;
-  NodeRef node;
-};
-
-// The node of a recent launch (shadow context): repeated launches of the same kernel under
-// the same path and state reuse it without hashing the name or locking the data.
-struct LaunchCache {
-  NodeRef parent;
-  NodeRef node;
-  std::string name;
-  std::string state;  // its pointer and size in the entry's first 64 bytes, with the rest
-};
-constexpr size_t kLaunchCacheSize = 8;
-
-// Laid out for the launch path, which reads the first line and a launch cache entry: between
-// two launches the application evicts our state, so each line touched is a cache miss.
-struct alignas(64) Stack {
-  // Copies of the session's facts, valid while g_hot.session_epoch is unchanged (Refresh renews
-  // them): the launch path reads these instead of the Session and Data objects.
-  Data* data = nullptr;
-  int session_id = -1;
-  uint32_t generation = 0;  // the data's
-  ContextKind context = ContextKind::kShadow;
-  bool active = false;
-  bool is_main = false;
-  bool trace = false;  // the data is TraceData: scopes and launches are stamped
-  std::vector<Frame> frames;
-  size_t next_launch = 0;  // round-robin replacement in `launches`
-  alignas(64) std::array<LaunchCache, kLaunchCacheSize> launches{};
-  std::shared_ptr<Session> session;
-  // The data `data` points at (the session's current phase): a thread's context cache owns
-  // the data it captures into (correlator.h, Correlator::MakeData).
-  std::shared_ptr<Data> data_owner;
-  NodeRef base;                   // shadow: parent of frames[0]
-  std::vector<ChildCache> cache;  // by depth
-  // python: the frames of the last capture (compared by address: the provider's views are
-  // stable, python_frames.h) and the node each resolved to, so that a capture descends the
-  // tree, hashing names under its lock, only below the first frame that changed.
-  std::vector<std::string_view> python_frames;
-  std::vector<NodeRef> python_nodes;
-};
-
-struct OpTarget {
-  int session_id;
-  std::shared_ptr<Data> data;
-  NodeRef node;
-};
-
-// What a launch reads comes first, in one cache line (state's pointer and size included).
-struct alignas(64) ThreadState {
-  uint64_t epoch = 0;
-  std::vector<Stack> stacks;
-  bool op_open = false;
-  std::string state;
-  uint64_t token = ThreadToken();
-  uint64_t op_id = 0;
-  std::vector<OpTarget> op_targets;
-  std::vector<std::pair<uint64_t, std::string>> nvtx;  // scope ids of open NVTX ranges
-  std::vector<std::string_view> python;                // scratch: frames from the provider
-  std::vector<std::string_view> names;                 // scratch: frames to descend
-};
-
 ThreadState& State() {
   thread_local ThreadState state;
   return state;
 }
 
-bool IsMain(const ThreadState& t, const Session& s) { return s.main_thread == t.token; }
+}  // namespace
 
-void RepublishMainTop(const ThreadState& t, Stack& stack);
+const ContextSource& ContextSourceFor(ContextKind kind) {
+  return kind == ContextKind::kPython ? PythonContextSource() : ShadowContextSource();
+}
+
+NodeRef BelowParent(ThreadState& t, Stack& stack, NodeRef parent, std::string_view leaf) {
+  t.names.clear();
+  if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
+  if (!leaf.empty()) t.names.push_back(leaf);
+  if (t.names.empty()) return parent;
+  return stack.data->Descend(parent, t.names);
+}
+
+namespace {
+
+// The stack of `session` carried over from the thread's previous list, or a new one.
+Stack TakeStack(ThreadState& t, const std::shared_ptr<Session>& session) {
+  for (Stack& s : t.stacks) {
+    if (s.session == session) return std::move(s);
+  }
+  Stack fresh;
+  fresh.session = session;
+  return fresh;
+}
 
 // Brings the thread's stacks in line with the current session list and the sessions' state.
 void Refresh(ThreadState& t) {
-  // seq_cst (a plain load on x86): pairs with the slot store before it (Correlator::TakeSlot).
+  // seq_cst (a plain load on x86): pairs with the slot store before it (LaunchRing::TakeSlot).
   if (g_hot.session_epoch.load(std::memory_order_seq_cst) == t.epoch) return;
   uint64_t epoch = 0;
   std::shared_ptr<const SessionList> sessions = ProcessRuntime().sessions().Snapshot(&epoch);
   std::vector<Stack> stacks;
   stacks.reserve(sessions->size());
   for (const auto& session : *sessions) {
-    Stack* old = nullptr;
-    for (Stack& s : t.stacks) {
-      if (s.session == session) old = &s;
-    }
-    if (old != nullptr) {
-      stacks.push_back(std::move(*old));
-    } else {
-      Stack fresh;
-      fresh.session = session;
-      stacks.push_back(std::move(fresh));
-    }
+    stacks.push_back(TakeStack(t, session));
     Stack& stack = stacks.back();
     std::shared_ptr<Data> current = session->CurrentData();
     bool new_phase = stack.data_owner != current;
@@ -131,13 +71,14 @@ void Refresh(ThreadState& t) {
     stack.data_owner = std::move(current);
     stack.data = stack.data_owner.get();
     stack.session_id = session->id;
-    stack.context = session->context;
+    stack.source = &ContextSourceFor(session->context);
+    stack.parent = stack.source->parent_fn();
     stack.is_main = IsMain(t, *session);
     stack.trace = stack.data->is_trace();
     // Read after the epoch (Snapshot): a later change bumps the epoch again.
     stack.active = session->active.load(std::memory_order_acquire);
     stack.generation = stack.data->generation();
-    if (new_phase) RepublishMainTop(t, stack);
+    if (new_phase) stack.source->AfterNewData(t, stack);
   }
   t.stacks = std::move(stacks);
   std::erase_if(t.op_targets, [&](const OpTarget& op) {
@@ -149,111 +90,18 @@ void Refresh(ThreadState& t) {
   t.epoch = epoch;
 }
 
-// Data::IsCurrent against the generation copied at Refresh.
-bool IsCurrent(const Stack& stack, NodeRef ref) {
-  return ref.node == kRootNode || (ref.node != kNoNode && ref.gen == stack.generation);
+// The thread's state for one capture (scope, op, launch, graph node): its sessions are
+// current and the Python frames not yet fetched.
+ThreadState& BeginCapture() {
+  ThreadState& t = State();
+  Refresh(t);
+  t.python_fetched = false;
+  return t;
 }
 
-NodeRef Root(const Stack& stack) { return NodeRef{kRootNode, stack.generation}; }
-
-void Publish(const ThreadState& t, Stack& stack) {
-  Session& s = *stack.session;
-  if (s.context != ContextKind::kShadow || !IsMain(t, s)) return;
-  NodeRef top = stack.frames.empty() ? Root(stack) : stack.frames.back().node;
-  s.main_top.store(Session::PackNode(top), std::memory_order_release);
-}
-
-// The main thread's current top in the stack's data, or ROOT when unknown or stale.
-NodeRef MainTop(const Stack& stack) {
-  NodeRef ref = Session::UnpackNode(stack.session->main_top.load(std::memory_order_acquire));
-  return IsCurrent(stack, ref) ? ref : Root(stack);
-}
-
-// The shadow top node of `stack`, creating the nodes of frames that have none (yet).
-NodeRef ResolveTop(Stack& stack) {
-  Data& data = *stack.data;
-  size_t n = stack.frames.size();
-  size_t i = n;
-  while (i > 0 && !IsCurrent(stack, stack.frames[i - 1].node)) --i;
-  if (i == n)
-    return n == 0 ? (IsCurrent(stack, stack.base) ? stack.base : Root(stack))
-                  : stack.frames[n - 1].node;
-  NodeRef parent =
-      i > 0 ? stack.frames[i - 1].node : (IsCurrent(stack, stack.base) ? stack.base : Root(stack));
-  for (; i < n; ++i) {
-    stack.frames[i].node = data.Child(parent, stack.frames[i].name);
-    parent = stack.frames[i].node;
-  }
-  return parent;
-}
-
-// The session's data changed (a new phase): the main thread publishes its open scopes' node
-// in the new data, so that threads following it (D9) do not fall back to ROOT.
-void RepublishMainTop(const ThreadState& t, Stack& stack) {
-  if (stack.context != ContextKind::kShadow || !stack.is_main) return;
-  if (!stack.active && !stack.frames.empty()) return;  // resolved when it is activated
-  if (!stack.frames.empty()) ResolveTop(stack);
-  Publish(t, stack);
-}
-
-// Where the thread's work lands in a shadow session before state frames and leaf (D9).
-NodeRef ShadowPath(Stack& stack) {
-  if (!stack.frames.empty()) return ResolveTop(stack);
-  if (stack.is_main) return Root(stack);
-  return MainTop(stack);
-}
-
-// Fills t.python once per capture.
-void FetchPython(ThreadState& t, bool* fetched) {
-  if (*fetched) return;
-  *fetched = true;
-  t.python.clear();
-  if (PythonFrameProvider provider = GetPythonFrameProvider()) provider(&t.python);
-}
-
-// The node of the thread's python frames (t.python), reusing the previous capture's nodes for
-// the frames it shares with this one.
-NodeRef PythonPath(const ThreadState& t, Stack& stack) {
-  Data& data = *stack.data;
-  const std::vector<std::string_view>& now = t.python;
-  size_t same = 0;
-  size_t limit = std::min(now.size(), stack.python_frames.size());
-  while (same < limit && now[same].data() == stack.python_frames[same].data() &&
-         now[same].size() == stack.python_frames[same].size()) {
-    ++same;
-  }
-  if (same > 0 && !IsCurrent(stack, stack.python_nodes[same - 1])) same = 0;  // cleared since
-  stack.python_frames.resize(same);
-  stack.python_nodes.resize(same);
-  NodeRef node = same > 0 ? stack.python_nodes[same - 1] : Root(stack);
-  for (size_t i = same; i < now.size(); ++i) {
-    node = data.Child(node, now[i]);
-    if (!node.valid()) break;
-    stack.python_frames.push_back(now[i]);
-    stack.python_nodes.push_back(node);
-  }
-  return node;
-}
-
-// Where a capture lands before state frames and leaf: the shadow stack or the python frames.
-NodeRef ContextParent(ThreadState& t, Stack& stack, bool* python_fetched) {
-  if (stack.context == ContextKind::kShadow) return ShadowPath(stack);
-  FetchPython(t, python_fetched);
-  return PythonPath(t, stack);
-}
-
-// `parent`, then state frames and `leaf`.
-NodeRef BelowParent(ThreadState& t, Stack& stack, NodeRef parent, std::string_view leaf) {
-  t.names.clear();
-  if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
-  if (!leaf.empty()) t.names.push_back(leaf);
-  if (t.names.empty()) return parent;
-  return stack.data->Descend(parent, t.names);
-}
-
-// The path node of a capture: shadow stack or python frames, then state frames and `leaf`.
-NodeRef CapturePath(ThreadState& t, Stack& stack, bool* python_fetched, std::string_view leaf) {
-  return BelowParent(t, stack, ContextParent(t, stack, python_fetched), leaf);
+// The path node of a capture: the source's path, then state frames and `leaf`.
+NodeRef CapturePath(ThreadState& t, Stack& stack, std::string_view leaf) {
+  return BelowParent(t, stack, stack.parent(t, stack), leaf);
 }
 
 // Trace sessions keep CPU scope events (formats.md §4.4); nothing for tree sessions.
@@ -300,45 +148,14 @@ void AppendStateFrames(std::string_view state, std::vector<std::string_view>* fr
 }
 
 void ContextEnterScope(uint64_t scope_id, std::string_view name) {
-  ThreadState& t = State();
-  Refresh(t);
-  bool python_fetched = false;
+  ThreadState& t = BeginCapture();
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (scope_id < s.first_scope_id) continue;
     Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}, ScopeEventRef{}};
     bool active = s.active.load(std::memory_order_acquire);
     if (active) TraceScopeBegin(stack, frame);
-    if (s.context == ContextKind::kShadow) {
-      if (stack.frames.empty()) stack.base = IsMain(t, s) ? Root(stack) : MainTop(stack);
-      if (active) {
-        NodeRef parent = ResolveTop(stack);
-        size_t depth = stack.frames.size();
-        if (stack.cache.size() <= depth) stack.cache.resize(depth + 1);
-        ChildCache& c = stack.cache[depth];
-        if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == name &&
-            stack.data->IsCurrent(c.node)) {
-          frame.node = c.node;
-        } else {
-          frame.node = stack.data->Child(parent, name);
-          c = ChildCache{parent, std::string(name), frame.node};
-        }
-        frame.metric_node = frame.node;
-        if (!t.state.empty()) {
-          t.names.clear();
-          AppendStateFrames(t.state, &t.names);
-          frame.metric_node = stack.data->Descend(frame.node, t.names);
-        }
-      }
-      stack.frames.push_back(std::move(frame));
-      Publish(t, stack);
-    } else {
-      if (active) {
-        frame.node = CapturePath(t, stack, &python_fetched, "");
-        frame.metric_node = frame.node;
-      }
-      stack.frames.push_back(std::move(frame));
-    }
+    stack.source->PushScope(t, stack, std::move(frame), active);
   }
 }
 
@@ -359,16 +176,14 @@ Status ContextExitScope(uint64_t scope_id, std::string_view name) {
     }
     TraceScopeEnd(stack, top);
     stack.frames.pop_back();
-    Publish(t, stack);
+    stack.source->AfterPop(t, stack);
   }
   return result;
 }
 
 Status ContextAddScopeMetrics(uint64_t scope_id, const Metrics& metrics) {
-  ThreadState& t = State();
-  Refresh(t);
+  ThreadState& t = BeginCapture();
   Status result;
-  bool python_fetched = false;
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (!s.active.load(std::memory_order_acquire)) continue;
@@ -377,14 +192,7 @@ Status ContextAddScopeMetrics(uint64_t scope_id, const Metrics& metrics) {
       if (frame.scope_id != scope_id) continue;
       if (!stack.data->IsCurrent(frame.metric_node)) {
         // Entered while inactive or before a Clear: the path now, with the current state.
-        if (s.context == ContextKind::kShadow) {
-          ResolveTop(stack);
-          t.names.clear();
-          if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
-          frame.metric_node = stack.data->Descend(frame.node, t.names);
-        } else {
-          frame.metric_node = CapturePath(t, stack, &python_fetched, "");
-        }
+        frame.metric_node = stack.source->CurrentMetricNode(t, stack, frame);
       }
       Status st = stack.data->AddMetrics(frame.metric_node, metrics);
       if (!st.ok()) result = st;
@@ -399,16 +207,14 @@ void ContextEnterState(std::string_view name) { State().state.assign(name); }
 void ContextExitState() { State().state.clear(); }
 
 void ContextEnterOp(uint64_t op_id, std::string_view name) {
-  ThreadState& t = State();
-  Refresh(t);
+  ThreadState& t = BeginCapture();
   t.op_open = true;
   t.op_id = op_id;
   t.op_targets.clear();
-  bool python_fetched = false;
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (!s.active.load(std::memory_order_acquire)) continue;
-    NodeRef node = CapturePath(t, stack, &python_fetched, name);
+    NodeRef node = CapturePath(t, stack, name);
     t.op_targets.push_back(OpTarget{s.id, stack.data_owner, node});
   }
 }
@@ -432,16 +238,10 @@ Status ContextAddOpMetrics(uint64_t op_id, const Metrics& metrics) {
 }
 
 int ContextDepthOf(int session) {
-  ThreadState& t = State();
-  Refresh(t);
+  ThreadState& t = BeginCapture();
   Stack* stack = FindStack(t, session);
   if (stack == nullptr) return 0;
-  if (stack->session->context == ContextKind::kPython) {
-    bool fetched = false;
-    FetchPython(t, &fetched);
-    return static_cast<int>(t.python.size());
-  }
-  return static_cast<int>(stack->frames.size());
+  return stack->source->Depth(t, *stack);
 }
 
 void ContextNvtxPush(std::string_view message) {
@@ -461,9 +261,8 @@ void ContextNvtxPop() {
 namespace {
 
 // The launch node, through the stack's launch cache.
-NodeRef LaunchNode(ThreadState& t, Stack& stack, bool* python_fetched,
-                   std::string_view kernel_name) {
-  NodeRef parent = ContextParent(t, stack, python_fetched);
+NodeRef LaunchNode(ThreadState& t, Stack& stack, std::string_view kernel_name) {
+  NodeRef parent = stack.parent(t, stack);
   for (const LaunchCache& c : stack.launches) {
     if (c.parent.node == parent.node && c.parent.gen == parent.gen && c.name == kernel_name &&
         c.state == t.state && c.node.valid() && IsCurrent(stack, c.node)) {
@@ -480,12 +279,19 @@ NodeRef LaunchNode(ThreadState& t, Stack& stack, bool* python_fetched,
   return node;
 }
 
+// The open op's node in `stack`'s session, when the op was captured in the current data.
+const OpTarget* OpenOp(const ThreadState& t, const Stack& stack) {
+  const OpTarget* op = nullptr;
+  for (const OpTarget& o : t.op_targets) {
+    if (o.session_id == stack.session_id) op = &o;
+  }
+  return op != nullptr && IsCurrent(stack, op->node) ? op : nullptr;
+}
+
 }  // namespace
 
 size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t capacity) {
-  ThreadState& t = State();
-  Refresh(t);
-  bool python_fetched = false;
+  ThreadState& t = BeginCapture();
   size_t count = 0;
   for (Stack& stack : t.stacks) {
     if (!stack.active) continue;  // as of the last Refresh, which this call made
@@ -495,18 +301,14 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
     target.data = stack.data;
     target.session_id = stack.session_id;
     if (t.op_open) {
-      const OpTarget* op = nullptr;
-      for (const OpTarget& o : t.op_targets) {
-        if (o.session_id == stack.session_id) op = &o;
-      }
-      if (op != nullptr && IsCurrent(stack, op->node)) {
+      if (const OpTarget* op = OpenOp(t, stack)) {
         target.node = op->node;
         target.name_known = true;
         target.in_op = true;
         continue;
       }
     }
-    target.node = LaunchNode(t, stack, &python_fetched, kernel_name);
+    target.node = LaunchNode(t, stack, kernel_name);
     target.name_known = !kernel_name.empty();
     target.in_op = false;
   }
@@ -526,20 +328,12 @@ void ContextStampTraceLaunch(uint64_t correlation_id) {
 
 void CaptureGraphPaths(std::string_view kernel_name,
                        std::vector<std::pair<int, std::vector<std::string>>>* out) {
-  ThreadState& t = State();
-  Refresh(t);
-  bool python_fetched = false;
+  ThreadState& t = BeginCapture();
   for (Stack& stack : t.stacks) {
     Session& s = *stack.session;
     if (!s.active.load(std::memory_order_acquire)) continue;
     // Names only: the captured leaf gets a node when a replayed record lands there (§3.8).
-    std::vector<std::string> names;
-    if (s.context == ContextKind::kShadow) {
-      names = stack.data->PathNames(ShadowPath(stack));
-    } else {
-      FetchPython(t, &python_fetched);
-      names.assign(t.python.begin(), t.python.end());
-    }
+    std::vector<std::string> names = stack.source->PathNames(t, stack);
     t.names.clear();
     if (!t.state.empty()) AppendStateFrames(t.state, &t.names);
     names.insert(names.end(), t.names.begin(), t.names.end());

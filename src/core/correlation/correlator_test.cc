@@ -434,7 +434,7 @@ TEST_F(CorrelatorTest, UnknownCountGraphLaunchesStayBoundedWithoutFlush) {
 TEST_F(CorrelatorTest, KnownCountLaunchesAreNeverReclaimedByTheRing) {
   int id = StartFake("g");
   // A known-count launch whose record has not arrived when the ring wraps keeps its slot; the
-  // launch kRingSize ids later goes to the map, and both records are attributed.
+  // launch LaunchRing::kSize ids later goes to the map, and both records are attributed.
   uint64_t first = fake_->NextCorrelationId();
   fake_->sink()->OnLaunchEnter(first, "", 1);
   fake_->sink()->OnLaunchExit(first);

@@ -25,7 +25,7 @@ uint32_t Data::FindOrAddLocked(uint32_t parent, std::string_view name) {
 }
 
 NodeRef Data::Descend(NodeRef parent, const std::vector<std::string_view>& names) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint32_t gen = generation_.load(std::memory_order_relaxed);
   if (!parent.valid() || (parent.gen != gen && parent.node != kRootNode)) return NodeRef{};
   uint32_t node = parent.node;
@@ -34,14 +34,14 @@ NodeRef Data::Descend(NodeRef parent, const std::vector<std::string_view>& names
 }
 
 NodeRef Data::Child(NodeRef parent, std::string_view name) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint32_t gen = generation_.load(std::memory_order_relaxed);
   if (!parent.valid() || (parent.gen != gen && parent.node != kRootNode)) return NodeRef{};
   return NodeRef{FindOrAddLocked(parent.node, name), gen};
 }
 
 bool Data::AddKernel(NodeRef ref, const KernelRecord& record, bool add_name_child) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint32_t gen = generation_.load(std::memory_order_relaxed);
   if (!ref.valid() || (ref.gen != gen && ref.node != kRootNode)) return false;
   uint32_t node = ref.node;
@@ -53,7 +53,7 @@ bool Data::AddKernel(NodeRef ref, const KernelRecord& record, bool add_name_chil
 }
 
 Status Data::AddMetrics(NodeRef ref, const Metrics& metrics) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   uint32_t gen = generation_.load(std::memory_order_relaxed);
   if (!ref.valid() || (ref.gen != gen && ref.node != kRootNode)) return Status();
   MarkRecorded();
@@ -61,7 +61,7 @@ Status Data::AddMetrics(NodeRef ref, const Metrics& metrics) {
 }
 
 std::vector<std::string> Data::PathNames(NodeRef ref) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   std::vector<std::string> names;
   uint32_t gen = generation_.load(std::memory_order_relaxed);
   if (!ref.valid() || (ref.gen != gen && ref.node != kRootNode)) return names;
@@ -72,7 +72,7 @@ std::vector<std::string> Data::PathNames(NodeRef ref) {
 }
 
 void Data::Clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   tree_.Clear();
   devices_.clear();
   ClearLocked();
@@ -82,12 +82,12 @@ void Data::Clear() {
 }
 
 bool Data::RecordedNothing() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return tree_.size() <= 1 && !RootRecordedLocked();
 }
 
 std::set<uint32_t> Data::DeviceIds() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return devices_;
 }
 

@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <set>
 #include <string>
 #include <string_view>
@@ -15,6 +14,7 @@
 #include "core/backend/backend.h"
 #include "core/data/context_tree.h"
 #include "proton/proton.h"
+#include "util/thread_annotations.h"
 
 namespace proton {
 
@@ -46,45 +46,51 @@ class Data : public std::enable_shared_from_this<Data> {
   NodeRef Root() const { return NodeRef{kRootNode, generation_.load(std::memory_order_acquire)}; }
   uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
   // Walks (creating) `names` below `parent`. Returns an invalid ref if `parent` is stale.
-  NodeRef Descend(NodeRef parent, const std::vector<std::string_view>& names);
-  NodeRef Child(NodeRef parent, std::string_view name);
+  NodeRef Descend(NodeRef parent, const std::vector<std::string_view>& names)
+      PROTON_EXCLUDES(mutex_);
+  NodeRef Child(NodeRef parent, std::string_view name) PROTON_EXCLUDES(mutex_);
   // True when `ref` still names a node of this data (ROOT always does).
   bool IsCurrent(NodeRef ref) const {
     return ref.node == kRootNode || (ref.node != kNoNode && ref.gen == generation());
   }
   // Frame names from below ROOT down to `ref` (empty for ROOT or a stale ref).
-  std::vector<std::string> PathNames(NodeRef ref);
+  std::vector<std::string> PathNames(NodeRef ref) PROTON_EXCLUDES(mutex_);
   // Adds a kernel record at `node`, or first at its child named `record.name` when
   // `add_name_child`. Stale refs are dropped (the data was cleared); returns false then.
-  bool AddKernel(NodeRef node, const KernelRecord& record, bool add_name_child);
+  bool AddKernel(NodeRef node, const KernelRecord& record, bool add_name_child)
+      PROTON_EXCLUDES(mutex_);
   // Adds flexible metrics at `node`.
-  Status AddMetrics(NodeRef node, const Metrics& metrics);
+  Status AddMetrics(NodeRef node, const Metrics& metrics) PROTON_EXCLUDES(mutex_);
   // Forgets everything but ROOT; refs taken before become stale. Bumps g_hot.session_epoch,
   // so that threads renew the generation they copied.
-  void Clear();
+  void Clear() PROTON_EXCLUDES(mutex_);
   // Device ids that appear in kernel metrics.
-  std::set<uint32_t> DeviceIds();
+  std::set<uint32_t> DeviceIds() PROTON_EXCLUDES(mutex_);
   // Nothing was recorded: no frame below ROOT and nothing on ROOT (a phase that launched
   // nothing and opened no scope). Such a phase writes no part file (profiler.md §3.11).
-  bool RecordedNothing();
+  bool RecordedNothing() PROTON_EXCLUDES(mutex_);
   // For writers: run `fn` with the lock held.
   template <typename Fn>
-  auto WithLock(Fn&& fn) {
-    std::lock_guard<std::mutex> lock(mutex_);
+  auto WithLock(Fn&& fn) PROTON_EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
     return fn();
   }
-  const ContextTree& tree() const { return tree_; }
+  // Call inside WithLock. Unchecked: the analysis cannot see that WithLock's lambda runs with
+  // the lock held.
+  const ContextTree& tree() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return tree_; }
 
  protected:
-  virtual void AddKernelLocked(uint32_t node, const KernelRecord& record) = 0;
-  virtual Status AddMetricsLocked(uint32_t node, const Metrics& metrics) = 0;
-  virtual void ClearLocked() = 0;
-  virtual bool RootRecordedLocked() const = 0;
-  uint32_t FindOrAddLocked(uint32_t parent, std::string_view name);
+  virtual void AddKernelLocked(uint32_t node, const KernelRecord& record)
+      PROTON_REQUIRES(mutex_) = 0;
+  virtual Status AddMetricsLocked(uint32_t node, const Metrics& metrics)
+      PROTON_REQUIRES(mutex_) = 0;
+  virtual void ClearLocked() PROTON_REQUIRES(mutex_) = 0;
+  virtual bool RootRecordedLocked() const PROTON_REQUIRES(mutex_) = 0;
+  uint32_t FindOrAddLocked(uint32_t parent, std::string_view name) PROTON_REQUIRES(mutex_);
 
-  std::mutex mutex_;
-  ContextTree tree_;
-  std::set<uint32_t> devices_;
+  mutable Mutex mutex_;
+  ContextTree tree_ PROTON_GUARDED_BY(mutex_);
+  std::set<uint32_t> devices_ PROTON_GUARDED_BY(mutex_);
   std::atomic<uint32_t> generation_{NextDataGeneration()};
 };
 

@@ -35,7 +35,7 @@ bool TraceData::IsCurrentLocked(ScopeEventRef ref) const {
 }
 
 ScopeEventRef TraceData::BeginScope(uint64_t thread, std::string_view name, uint64_t ns) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   MarkRecorded();
   scopes_.push_back(ScopeEvent{thread, std::string(name), ns, ns, true, {}});
   return ScopeEventRef{static_cast<uint32_t>(scopes_.size() - 1),
@@ -43,7 +43,7 @@ ScopeEventRef TraceData::BeginScope(uint64_t thread, std::string_view name, uint
 }
 
 void TraceData::EndScope(ScopeEventRef ref, uint64_t ns) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (!IsCurrentLocked(ref)) return;
   ScopeEvent& scope = scopes_[ref.index];
   scope.end_ns = std::max(ns, scope.start_ns);
@@ -51,13 +51,13 @@ void TraceData::EndScope(ScopeEventRef ref, uint64_t ns) {
 }
 
 Status TraceData::AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (!IsCurrentLocked(ref)) return Status();
   return MergeFlexMetrics(scopes_[ref.index].metrics, metrics, /*replace=*/false);
 }
 
 void TraceData::AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   launches_[correlation_id] = LaunchStamp{thread, ns};
 }
 

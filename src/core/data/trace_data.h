@@ -44,38 +44,42 @@ class TraceData : public Data {
  public:
   bool is_trace() const override { return true; }
 
-  ScopeEventRef BeginScope(uint64_t thread, std::string_view name, uint64_t ns);
-  void EndScope(ScopeEventRef ref, uint64_t ns);
-  Status AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics);
+  ScopeEventRef BeginScope(uint64_t thread, std::string_view name, uint64_t ns)
+      PROTON_EXCLUDES(mutex_);
+  void EndScope(ScopeEventRef ref, uint64_t ns) PROTON_EXCLUDES(mutex_);
+  Status AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics) PROTON_EXCLUDES(mutex_);
   // A kernel launch on `thread` at `ns`; its records (by correlation id) get the stamp.
-  void AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns);
+  void AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns) PROTON_EXCLUDES(mutex_);
 
-  // Call inside WithLock.
-  const std::vector<TraceEvent>& events() const { return events_; }
-  const std::vector<ScopeEvent>& scope_events() const { return scopes_; }
+  // Call inside WithLock (unchecked: the analysis cannot follow WithLock's lambda).
+  const std::vector<TraceEvent>& events() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return events_; }
+  const std::vector<ScopeEvent>& scope_events() const PROTON_NO_THREAD_SAFETY_ANALYSIS {
+    return scopes_;
+  }
   // The metrics attached at `node` (nullptr when none).
-  const std::vector<FlexMetric>* NodeMetrics(uint32_t node) const;
-  size_t pending_launches() const { return launches_.size(); }
+  const std::vector<FlexMetric>* NodeMetrics(uint32_t node) const PROTON_NO_THREAD_SAFETY_ANALYSIS;
+  size_t pending_launches() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return launches_.size(); }
 
  protected:
-  void AddKernelLocked(uint32_t node, const KernelRecord& record) override;
+  void AddKernelLocked(uint32_t node, const KernelRecord& record) PROTON_REQUIRES(mutex_) override;
   // Kept per node, latest value per name: a kernel event shows the values of its node (a
   // launch hook sets the same per-call values each launch; a sum would count them N times).
-  Status AddMetricsLocked(uint32_t node, const Metrics& metrics) override;
-  void ClearLocked() override;
-  bool RootRecordedLocked() const override;
+  Status AddMetricsLocked(uint32_t node, const Metrics& metrics) PROTON_REQUIRES(mutex_) override;
+  void ClearLocked() PROTON_REQUIRES(mutex_) override;
+  bool RootRecordedLocked() const PROTON_REQUIRES(mutex_) override;
 
  private:
   struct LaunchStamp {
     uint64_t thread;
     uint64_t ns;
   };
-  bool IsCurrentLocked(ScopeEventRef ref) const;
+  bool IsCurrentLocked(ScopeEventRef ref) const PROTON_REQUIRES(mutex_);
 
-  std::vector<TraceEvent> events_;
-  std::vector<ScopeEvent> scopes_;
-  std::unordered_map<uint64_t, LaunchStamp> launches_;  // by correlation id, until applied
-  std::unordered_map<uint32_t, std::vector<FlexMetric>> node_metrics_;
+  std::vector<TraceEvent> events_ PROTON_GUARDED_BY(mutex_);
+  std::vector<ScopeEvent> scopes_ PROTON_GUARDED_BY(mutex_);
+  // By correlation id, until applied.
+  std::unordered_map<uint64_t, LaunchStamp> launches_ PROTON_GUARDED_BY(mutex_);
+  std::unordered_map<uint32_t, std::vector<FlexMetric>> node_metrics_ PROTON_GUARDED_BY(mutex_);
 };
 
 // Adds `metrics` into `into` (suffix rules and roofline coercion of metric.h). `replace`:

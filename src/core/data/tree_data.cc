@@ -34,12 +34,12 @@ Status TreeData::AddMetricsLocked(uint32_t node, const Metrics& metrics) {
 }
 
 void TreeData::SetPcSamplingMode(bool on) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   pc_sampling_mode_ = on;
 }
 
 void TreeData::AddPcSampling(NodeRef ref, const PcCounters& counters) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (!ref.valid() || (ref.gen != generation() && ref.node != kRootNode)) return;
   PcCounters& c = pc_[ref.node];
   for (size_t i = 0; i < c.size(); ++i) c[i] += counters[i];
@@ -48,7 +48,7 @@ void TreeData::AddPcSampling(NodeRef ref, const PcCounters& counters) {
 
 Status TreeData::AddRawMetric(NodeRef ref, const std::string& name, MetricKind kind,
                               MetricValue value) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   if (!ref.valid() || (ref.gen != generation() && ref.node != kRootNode)) return Status();
   std::vector<FlexMetric>& list = flex_[ref.node];
   for (size_t i = 0; i < list.size(); ++i) {

@@ -2,7 +2,6 @@
 #include "core/record/recorder.h"
 
 #include <cstdio>
-#include <mutex>
 
 #include "core/config/config.h"
 #include "core/context/thread_context.h"
@@ -15,7 +14,7 @@ namespace {
 
 struct RecordFile {
   ForkGuardedMutex mutex{LockRank::kLeaf};
-  std::FILE* file = nullptr;
+  std::FILE* file PROTON_GUARDED_BY(mutex) = nullptr;
 };
 
 RecordFile& File() {
@@ -23,7 +22,7 @@ RecordFile& File() {
   return *f;
 }
 
-void OpenLocked(RecordFile& f, const std::string& path) {
+void OpenLocked(RecordFile& f, const std::string& path) PROTON_REQUIRES(f.mutex) {
   if (f.file != nullptr) std::fclose(f.file);
   f.file = path.empty() ? nullptr : std::fopen(path.c_str(), "w");
   if (!path.empty() && f.file == nullptr) {
@@ -43,14 +42,14 @@ bool Recording() {
   int state = g_hot.recording.load(std::memory_order_relaxed);
   if (state >= 0) return state == 1;
   RecordFile& f = File();
-  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
+  ForkGuardedLock lock(f.mutex);
   if (g_hot.recording.load() < 0) OpenLocked(f, GetConfig().record);
   return g_hot.recording.load() == 1;
 }
 
 void SetRecordPath(const std::string& path) {
   RecordFile& f = File();
-  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
+  ForkGuardedLock lock(f.mutex);
   OpenLocked(f, path);
 }
 
@@ -64,7 +63,7 @@ RecordLine::RecordLine(std::string_view event) {
 RecordLine::~RecordLine() {
   line_ += "}\n";
   RecordFile& f = File();
-  std::lock_guard<ForkGuardedMutex> lock(f.mutex);
+  ForkGuardedLock lock(f.mutex);
   if (f.file != nullptr) {
     std::fwrite(line_.data(), 1, line_.size(), f.file);
     std::fflush(f.file);

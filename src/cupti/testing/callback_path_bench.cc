@@ -21,7 +21,7 @@
 #include "core/backend/registry.h"
 #include "core/runtime/runtime.h"
 #include "cupti/cupti_backend.h"
-#include "cupti/fake_cupti.h"
+#include "cupti/testing/fake_cupti.h"
 #include "proton/proton.h"
 
 namespace {

@@ -13,7 +13,7 @@ constexpr int kAppendAttempts = 8;
 
 void ActivityBuffers::Register(CUpti_BuffersCallbackRequestFunc request,
                                CUpti_BuffersCallbackCompleteFunc complete) {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   request_ = request;
   complete_ = complete;
 }
@@ -21,7 +21,7 @@ void ActivityBuffers::Register(CUpti_BuffersCallbackRequestFunc request,
 ActivityBuffers::Buffer ActivityBuffers::Request() {
   CUpti_BuffersCallbackRequestFunc request = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     request = request_;
   }
   Buffer fresh;
@@ -37,7 +37,7 @@ void ActivityBuffers::Complete(const Buffer& buffer) {
   if (buffer.data == nullptr) return;
   CUpti_BuffersCallbackCompleteFunc complete = nullptr;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     complete = complete_;
   }
   if (complete != nullptr) complete(nullptr, 0, buffer.data, buffer.size, buffer.used);
@@ -46,7 +46,7 @@ void ActivityBuffers::Complete(const Buffer& buffer) {
 void ActivityBuffers::Install(const Buffer& fresh) {
   Buffer spare;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (current_.data == nullptr) {
       current_ = fresh;
     } else {
@@ -58,7 +58,7 @@ void ActivityBuffers::Install(const Buffer& fresh) {
 
 void ActivityBuffers::Prepare() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (current_.data != nullptr) return;
   }
   Install(Request());
@@ -67,7 +67,7 @@ void ActivityBuffers::Prepare() {
 bool ActivityBuffers::TryAppend(const KernelActivity& record) {
   Buffer full;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (current_.data != nullptr && current_.used + sizeof(record) <= current_.size) {
       std::memcpy(current_.data + current_.used, &record, sizeof(record));
       current_.used += sizeof(record);
@@ -82,7 +82,7 @@ bool ActivityBuffers::TryAppend(const KernelActivity& record) {
     fresh = Buffer{};
   }
   if (fresh.data == nullptr) {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     ++dropped_;
     return true;  // dropped: counted, nothing more to try
   }
@@ -94,14 +94,14 @@ void ActivityBuffers::Append(const KernelActivity& record) {
   for (int attempt = 0; attempt < kAppendAttempts; ++attempt) {
     if (TryAppend(record)) return;
   }
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   ++dropped_;
 }
 
 void ActivityBuffers::Flush() {
   Buffer partial;
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    MutexLock lock(mutex_);
     if (current_.used == 0) return;
     partial = std::exchange(current_, Buffer{});
   }
@@ -109,7 +109,7 @@ void ActivityBuffers::Flush() {
 }
 
 ActivityBuffers::Buffer ActivityBuffers::TakeHeld() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return std::exchange(current_, Buffer{});
 }
 
@@ -122,7 +122,7 @@ void ActivityBuffers::Teardown() {
 }
 
 size_t ActivityBuffers::TakeDropped() {
-  std::lock_guard<std::mutex> lock(mutex_);
+  MutexLock lock(mutex_);
   return std::exchange(dropped_, 0);
 }
 

@@ -11,9 +11,9 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <mutex>
 
 #include "cupti/record_decoder.h"
+#include "util/thread_annotations.h"
 
 namespace proton::fakecupti {
 
@@ -54,11 +54,11 @@ class ActivityBuffers {
   void Complete(const Buffer& buffer);
   void Install(const Buffer& fresh);
 
-  std::mutex mutex_;
-  Buffer current_;
-  size_t dropped_ = 0;
-  CUpti_BuffersCallbackRequestFunc request_ = nullptr;
-  CUpti_BuffersCallbackCompleteFunc complete_ = nullptr;
+  Mutex mutex_;
+  Buffer current_ PROTON_GUARDED_BY(mutex_);
+  size_t dropped_ PROTON_GUARDED_BY(mutex_) = 0;
+  CUpti_BuffersCallbackRequestFunc request_ PROTON_GUARDED_BY(mutex_) = nullptr;
+  CUpti_BuffersCallbackCompleteFunc complete_ PROTON_GUARDED_BY(mutex_) = nullptr;
 };
 
 }  // namespace proton::fakecupti

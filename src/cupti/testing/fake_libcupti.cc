@@ -40,6 +40,7 @@
 #include <utility>
 
 #include "cupti/testing/fake_activity_buffers.h"
+#include "util/thread_annotations.h"
 
 namespace {
 using proton::fakecupti::ActivityBuffers;
@@ -64,9 +65,9 @@ std::atomic<void*> g_userdata{nullptr};
 std::atomic<bool> g_subscribed{false};
 
 // What the subscriber enabled: CUPTI calls a subscriber only for those.
-std::mutex g_enabled_mutex;
-std::set<std::pair<int, CUpti_CallbackId>> g_enabled_callbacks;
-std::set<int> g_enabled_domains;
+proton::Mutex g_enabled_mutex;
+std::set<std::pair<int, CUpti_CallbackId>> g_enabled_callbacks PROTON_GUARDED_BY(g_enabled_mutex);
+std::set<int> g_enabled_domains PROTON_GUARDED_BY(g_enabled_mutex);
 
 std::atomic<uint32_t> g_next_correlation_id{1};
 std::atomic<uint64_t> g_gpu_clock{kClockStartNs};
@@ -74,14 +75,14 @@ std::atomic<uint64_t> g_gpu_clock{kClockStartNs};
 // Kernel names, kept for the life of the process: records point at them until decoded, and
 // buffers may be decoded during exit (hence never destroyed).
 const char* Intern(const char* name) {
-  static std::mutex mutex;
+  static proton::Mutex mutex;
   static auto* names = new std::unordered_set<std::string>();
-  std::lock_guard<std::mutex> lock(mutex);
+  proton::MutexLock lock(mutex);
   return names->insert(name != nullptr ? name : "").first->c_str();
 }
 
 bool CallbackEnabled(CUpti_CallbackDomain domain, CUpti_CallbackId id) {
-  std::lock_guard<std::mutex> lock(g_enabled_mutex);
+  proton::MutexLock lock(g_enabled_mutex);
   return g_enabled_domains.count(domain) != 0 || g_enabled_callbacks.count({domain, id}) != 0;
 }
 
@@ -161,7 +162,7 @@ CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle) {
   g_state->enabled_kinds += 0;  // uses CUPTI's state: freed after its exit cleanup
   g_subscribed = false;
   {
-    std::lock_guard<std::mutex> lock(g_enabled_mutex);
+    proton::MutexLock lock(g_enabled_mutex);
     g_enabled_callbacks.clear();
     g_enabled_domains.clear();
   }
@@ -170,7 +171,7 @@ CUptiResult cuptiUnsubscribe(CUpti_SubscriberHandle) {
 }
 CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain d,
                                 CUpti_CallbackId id) {
-  std::lock_guard<std::mutex> lock(g_enabled_mutex);
+  proton::MutexLock lock(g_enabled_mutex);
   if (enable != 0) {
     g_enabled_callbacks.insert({d, id});
   } else {
@@ -179,7 +180,7 @@ CUptiResult cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle, CUpti_C
   return CUPTI_SUCCESS;
 }
 CUptiResult cuptiEnableDomain(uint32_t enable, CUpti_SubscriberHandle, CUpti_CallbackDomain d) {
-  std::lock_guard<std::mutex> lock(g_enabled_mutex);
+  proton::MutexLock lock(g_enabled_mutex);
   if (enable != 0) {
     g_enabled_domains.insert(d);
     return CUPTI_SUCCESS;

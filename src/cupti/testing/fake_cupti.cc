@@ -1,5 +1,5 @@
 // The fake CUPTI and driver tables used by the cupti unit tests.
-#include "cupti/fake_cupti.h"
+#include "cupti/testing/fake_cupti.h"
 
 #include <algorithm>
 #include <cstdio>
