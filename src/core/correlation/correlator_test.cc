@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
 #include "core/test/alloc_counter.h"
 #include "core/test/fake_backend.h"
@@ -45,7 +46,7 @@ class CorrelatorTest : public testing::Test {
     EnterScope(id, name);
     return id;
   }
-  Correlator& correlator() { return SessionManager::Get().correlator(); }
+  Correlator& correlator() { return ProcessRuntime().sessions().correlator(); }
   int64_t Count(const test::Json& doc, const std::vector<std::string>& path) {
     const test::Json* n = NodeAt(doc, path);
     if (n == nullptr) return -1;

@@ -47,8 +47,6 @@ uint64_t SessionManager::FirstScopeIdOfLazyStart() const {
 }
 uint64_t NewScopeId() { return g_next_scope_id.fetch_add(1); }
 
-SessionManager& SessionManager::Get() { return ProcessRuntime().sessions(); }
-
 SessionManager::SessionManager(Runtime& runtime)
     : runtime_(runtime),
       correlator_(std::make_unique<Correlator>()),

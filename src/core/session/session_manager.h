@@ -34,10 +34,6 @@ class SessionManager {
   ~SessionManager();
   SessionManager(const SessionManager&) = delete;
   SessionManager& operator=(const SessionManager&) = delete;
-  // The process runtime's sessions, for src/core/correlation/correlator_test.cc, which this
-  // change may not edit; everything else uses ProcessRuntime().sessions() or its own runtime.
-  static SessionManager& Get();
-
   // Application threads: the current session list and the epoch it belongs to
   // (g_hot.session_epoch).
   std::shared_ptr<const SessionList> Snapshot(uint64_t* epoch);
