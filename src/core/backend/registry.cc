@@ -67,6 +67,7 @@ std::vector<std::string> BackendRegistry::Names() {
   ForkGuardedLock lock(mutex_);
   for (const auto& [key, reg] : entries_) names[key] = reg->name;
   std::vector<std::string> out;
+  out.reserve(names.size());
   for (const auto& [key, name] : names) out.push_back(name);
   return out;
 }

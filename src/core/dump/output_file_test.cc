@@ -122,7 +122,7 @@ TEST_F(OutputFileTest, FailedWriteStopsTheProducer) {
   rlimit saved{};
   ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &saved), 0);
   rlimit small = saved;
-  small.rlim_cur = 64 * 1024;  // writes past it fail with EFBIG instead of raising SIGXFSZ
+  small.rlim_cur = rlim_t{64} * 1024;  // writes past it fail with EFBIG instead of raising SIGXFSZ
   auto previous = std::signal(SIGXFSZ, SIG_IGN);
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
   int accepted = 0, offered = 0;
