@@ -7,9 +7,12 @@
 #include "format/json_reader.h"
 
 #include <simdjson.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -19,7 +22,9 @@
 
 #include "format/json_fast_reader.h"
 #include "format/json_stream_reader.h"
+#include "format/mapped_file.h"
 #include "format/reader_common.h"
+#include "format/sniff.h"
 
 namespace proton::format {
 
@@ -574,6 +579,39 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
       return ReadFail::kRead;
   }
   return r;
+}
+
+}  // namespace proton::format
+
+namespace proton::format {
+
+ReadFail ParseJsonInput(const char* data, size_t size, size_t capacity, ProfileTree& tree,
+                        bool allow_fast) {
+  const size_t i = size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  return ParseJson(data + i, size - i, capacity - i, tree, allow_fast);
+}
+
+ReadFail ReadJsonFile(int fd, size_t size, ProfileTree& tree, int& read_errno) {
+  read_errno = 0;
+  if (JsonFastPathEnabled() && ReadJsonFast(fd, size, tree)) return ReadFail::kNone;
+  tree = ProfileTree();  // whatever the fast path built before it gave up
+  if (::lseek(fd, 0, SEEK_SET) != 0) {
+    read_errno = errno;
+    return ReadFail::kRead;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > size)
+    size = static_cast<size_t>(st.st_size);  // it grew while the fast path read it
+  if (size <= JsonStreamThreshold()) {
+    MappedFile map;
+    if (map.Map(fd, size)) {
+      if (SniffFormat(map.data(), map.size()) != Sniff::kJson) return ReadFail::kRead;
+      // The in-memory fast path would stop where the streamed one did.
+      return ParseJsonInput(map.data(), map.size(), map.capacity(), tree, /*allow_fast=*/false);
+    }
+  }
+  // Over the threshold, or mapping failed (address space short, some special file systems).
+  return ReadJsonStream({}, nullptr, fd, size, tree, read_errno);
 }
 
 }  // namespace proton::format
