@@ -417,7 +417,7 @@ bool ParseJsonFast(const char* data, size_t size, ProfileTree& tree) {
 }
 
 bool ReadJsonFast(int fd, size_t size_hint, ProfileTree& tree) {
-  tree.Reserve(size_hint / 64 + 16, size_hint / 16 + 64);  // as ParseJson
+  ReserveForJson(tree, size_hint);
   FastReader reader(fd, size_hint, tree);
   return reader.Run();
 }

@@ -344,7 +344,7 @@ ReadFail Run(JsonStreamInput& in, ProfileTree& tree) {
 ReadFail ParseJsonStream(std::string_view doc, ProfileTree& tree) {
   JsonStreamInput in(doc, nullptr, -1);
   in.Start(/*skip_bom=*/false);
-  tree.Reserve(doc.size() / 64 + 16, doc.size() / 16 + 64);  // as ParseJson
+  ReserveForJson(tree, doc.size());
   return Run(in, tree);
 }
 
@@ -352,7 +352,7 @@ ReadFail ReadJsonStream(std::string_view head, std::unique_ptr<char[]> owner, in
                         size_t size_hint, ProfileTree& tree, int& read_errno) {
   JsonStreamInput in(head, std::move(owner), fd);
   in.Start(/*skip_bom=*/true);
-  tree.Reserve(size_hint / 64 + 16, size_hint / 16 + 64);
+  ReserveForJson(tree, size_hint);
   const ReadFail fail = Run(in, tree);
   read_errno = in.read_error();
   return read_errno != 0 ? ReadFail::kRead : fail;
