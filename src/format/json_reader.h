@@ -1,5 +1,5 @@
-// The one entry for reading a JSON profile (profile_reader.cc hands every JSON input here)
-// and the simdjson On-Demand reader behind it; see json_reader.cc.
+// The one entry for reading a JSON profile (json_reader.cc): profile_reader.cc hands every
+// JSON input here, and the rule below picks one of three readers.
 //
 // Three backends build the same tree and the same ReadFail; one rule picks among them, and
 // every JSON input follows it:
