@@ -9,9 +9,10 @@
 // decoded and validated, json_string.h), scalar
 // metric/device values, the node keys "children"/"frame"/"metrics" (other keys with scalar
 // values are skipped). Anything else, and every syntax or shape error, makes it give up so
-// the simdjson reader handles the document from scratch; on every document it accepts it
-// makes the same ProfileTree calls, in the same order, as JsonTreeReader in json_reader.cc,
-// so the result is identical (tested by json_fast_reader_test.cc on every sample file).
+// the next reader of json_reader.h's rule reads the document from scratch; on every one it takes it
+// makes the same ProfileTree calls, in the same order, as JsonTreeReader in
+// json_simdjson_reader.cc, so the result is identical (tested by json_fast_reader_test.cc on every
+// sample file).
 #include "format/json_fast_reader.h"
 
 #include <unistd.h>
@@ -417,7 +418,7 @@ bool ParseJsonFast(const char* data, size_t size, ProfileTree& tree) {
 }
 
 bool ReadJsonFast(int fd, size_t size_hint, ProfileTree& tree) {
-  tree.Reserve(size_hint / 64 + 16, size_hint / 16 + 64);  // as ParseJson
+  ReserveForJson(tree, size_hint);
   FastReader reader(fd, size_hint, tree);
   return reader.Run();
 }

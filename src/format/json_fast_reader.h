@@ -9,7 +9,7 @@
 namespace proton::format {
 
 // Reads a Triton/Proton tree profile `[node, devices?]` into the empty `tree`, making exactly
-// the builder calls that the simdjson reader (json_reader.cc) makes for the same document.
+// the builder calls that the simdjson reader (json_simdjson_reader.cc) makes for the same document.
 // Returns false as soon as the input holds anything outside the common subset (escapes,
 // non-ASCII or control bytes in strings, containers where a scalar is expected, any syntax
 // or shape error): the caller then discards `tree` and reads the document with simdjson,

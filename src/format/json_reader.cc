@@ -1,41 +1,33 @@
-// JSON profile reader (viewer.md §3.1, §3.2; formats.md §2) on simdjson On-Demand: no DOM,
-// the tree is built while the document is walked with an explicit stack of object/array
-// iterators (On-Demand's own depth is a counter, so 200,000+ nested containers work).
-// Scalars are classified from their raw token, which gives the bare NaN/Infinity/-Infinity
-// extension, exact int64-vs-double decisions, and names/keys viewed in place when they hold
-// no escape (no copy into simdjson's string buffer, which keeps peak memory low).
+// The JSON entry (json_reader.h): the rule that picks the reader, its knobs, and the scalar
+// token classification that all three readers share.
 #include "format/json_reader.h"
 
 #include <simdjson.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
-#include <vector>
 
 #include "format/json_fast_reader.h"
+#include "format/json_simdjson_reader.h"
 #include "format/json_stream_reader.h"
+#include "format/mapped_file.h"
 #include "format/reader_common.h"
+#include "format/sniff.h"
 
 namespace proton::format {
 
-namespace od = simdjson::ondemand;
-using tree::NodeId;
 using tree::ProfileTree;
 using tree::ValueType;
 
 namespace {
-
-std::string_view TrimRight(std::string_view s) {
-  while (!s.empty() &&
-         (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // JSON number grammar check; sets is_int when there is no fraction and no exponent.
 bool IsJsonNumber(std::string_view t, bool& is_int) {
@@ -68,17 +60,13 @@ bool IsJsonNumber(std::string_view t, bool& is_int) {
   return i == t.size();
 }
 
-// On-Demand 3.0 has no document::at_end(): past the last token, current_location() reports
-// OUT_OF_BOUNDS.
-bool AtEnd(od::document& doc) { return doc.current_location().error() == simdjson::OUT_OF_BOUNDS; }
-
 }  // namespace
 
 // A scalar token: number (incl. NaN/Infinity/-Infinity), true/false or null. Strings,
 // arrays and objects are not classified here. kAbsent = malformed.
 TokenValue ClassifyJsonToken(std::string_view tok) {
   TokenValue r;
-  tok = TrimRight(tok);
+  tok = TrimRightJsonSpace(tok);
   r.text = tok;
   // Numbers (the common case) skip the keyword checks.
   const bool numeric_start =
@@ -121,384 +109,6 @@ TokenValue ClassifyJsonToken(std::string_view tok) {
 }
 
 namespace {
-
-class JsonTreeReader {
- public:
-  explicit JsonTreeReader(ProfileTree& tree) : tree_(tree) {}
-
-  ReadFail Run(od::document& doc);
-
- private:
-  struct Level {
-    od::object_iterator it, end;
-    od::array_iterator kids, kids_end;
-    NodeId id;
-    bool in_children = false;
-    bool child_pending = false;  // kids points at a child that has been read
-    bool has_frame = false;
-  };
-
-  ReadFail BeginNode(od::value v, NodeId parent);
-  ReadFail Walk();
-  ReadFail ReadFrame(od::value v, NodeId n);
-  ReadFail ReadMetrics(od::value v, NodeId n);
-  ReadFail ReadDevices(od::value v);
-  // Key of a field without copying when it holds no escape.
-  static bool Key(od::field& f, std::string_view& key);
-  // A string value; `tok` is its raw token.
-  static bool StringOf(od::value& v, std::string_view tok, std::string_view& out);
-  static std::string_view Token(od::value& v) { return TrimRight(v.raw_json_token()); }
-
-  ProfileTree& tree_;
-  std::vector<Level> stack_;
-};
-
-bool JsonTreeReader::Key(od::field& f, std::string_view& key) {
-  const char* raw = f.key().raw();
-  for (const char* p = raw;; ++p) {
-    if (*p == '"') {
-      key = std::string_view(raw, static_cast<size_t>(p - raw));
-      return true;
-    }
-    if (*p == '\\') break;
-  }
-  return !f.unescaped_key().get(key);
-}
-
-bool JsonTreeReader::StringOf(od::value& v, std::string_view tok, std::string_view& out) {
-  if (tok.size() < 2 || tok.front() != '"' || tok.back() != '"') return false;
-  std::string_view inner = tok.substr(1, tok.size() - 2);
-  if (inner.find('\\') == std::string_view::npos) {
-    out = inner;
-    return true;
-  }
-  return !v.get_string().get(out);
-}
-
-ReadFail JsonTreeReader::BeginNode(od::value v, NodeId parent) {
-  const std::string_view tok = Token(v);
-  if (tok.empty()) return ReadFail::kRead;
-  if (tok[0] != '{') return ReadFail::kShape;
-  od::object obj;
-  if (v.get_object().get(obj)) return ReadFail::kRead;
-  Level l;
-  if (obj.begin().get(l.it) || obj.end().get(l.end)) return ReadFail::kRead;
-  l.id = tree_.AddNode(parent);
-  stack_.push_back(l);
-  return ReadFail::kNone;
-}
-
-ReadFail JsonTreeReader::Walk() {
-  while (!stack_.empty()) {
-    Level& l = stack_.back();
-    if (l.in_children) {
-      if (l.child_pending) {
-        ++l.kids;
-        l.child_pending = false;
-      }
-      if (l.kids != l.kids_end) {
-        od::value v;
-        if ((*l.kids).get(v)) return ReadFail::kRead;
-        l.child_pending = true;
-        const NodeId id = l.id;  // l is invalidated by the push below
-        PROTON_READ_TRY(BeginNode(v, id));
-        continue;
-      }
-      l.in_children = false;
-      ++l.it;
-      continue;
-    }
-    if (!(l.it != l.end)) {
-      if (!l.has_frame) return ReadFail::kShape;
-      stack_.pop_back();
-      continue;
-    }
-    od::field f;
-    if ((*l.it).get(f)) return ReadFail::kRead;
-    std::string_view key;
-    if (!Key(f, key)) return ReadFail::kRead;
-    if (key == "children") {
-      od::value v = f.value();
-      const std::string_view tok = Token(v);
-      if (tok.empty()) return ReadFail::kRead;
-      if (tok[0] != '[') return ReadFail::kShape;
-      od::array arr;
-      if (v.get_array().get(arr) || arr.begin().get(l.kids) || arr.end().get(l.kids_end))
-        return ReadFail::kRead;
-      l.in_children = true;
-      l.child_pending = false;
-      continue;  // the field iterator advances once the children are done
-    }
-    if (key == "frame") {
-      PROTON_READ_TRY(ReadFrame(f.value(), l.id));
-      l.has_frame = true;
-    } else if (key == "metrics") {
-      PROTON_READ_TRY(ReadMetrics(f.value(), l.id));
-    }
-    ++l.it;
-  }
-  return ReadFail::kNone;
-}
-
-ReadFail JsonTreeReader::ReadFrame(od::value v, NodeId n) {
-  std::string_view tok = Token(v);
-  if (tok.empty()) return ReadFail::kRead;
-  if (tok[0] != '{') return ReadFail::kShape;
-  od::object obj;
-  if (v.get_object().get(obj)) return ReadFail::kRead;
-  // Views into the input or simdjson's string buffer: both outlive this call.
-  std::string_view name, type = "None";
-  bool has_name = false;
-  for (auto fr : obj) {
-    od::field f;
-    if (std::move(fr).get(f)) return ReadFail::kRead;
-    std::string_view key;
-    if (!Key(f, key)) return ReadFail::kRead;
-    const bool is_name = key == "name";
-    if (!is_name && key != "type") continue;
-    od::value fv = f.value();
-    tok = Token(fv);
-    if (tok.empty()) return ReadFail::kRead;
-    std::string_view s;
-    if (!is_name && tok == "null") {
-      type = "None";
-      continue;
-    }
-    if (tok[0] != '"') return ReadFail::kShape;
-    if (!StringOf(fv, tok, s)) return ReadFail::kRead;
-    if (is_name) {
-      name = s;
-      has_name = true;
-    } else {
-      type = s;
-    }
-  }
-  if (!has_name) return ReadFail::kShape;
-  tree_.SetFrame(n, name, type);
-  return ReadFail::kNone;
-}
-
-ReadFail JsonTreeReader::ReadMetrics(od::value v, NodeId n) {
-  std::string_view tok = Token(v);
-  if (tok.empty()) return ReadFail::kRead;
-  if (tok[0] != '{') return ReadFail::kShape;
-  od::object obj;
-  if (v.get_object().get(obj)) return ReadFail::kRead;
-  for (auto fr : obj) {
-    od::field f;
-    if (std::move(fr).get(f)) return ReadFail::kRead;
-    std::string_view key;
-    if (!Key(f, key)) return ReadFail::kRead;
-    // An unescaped key lives in simdjson's string buffer, which only grows during a
-    // document, so the view stays valid while the value is read.
-    od::value fv = f.value();
-    tok = Token(fv);
-    if (tok.empty()) return ReadFail::kRead;
-    switch (tok[0]) {
-      case '"': {
-        std::string_view s;
-        if (!StringOf(fv, tok, s)) return ReadFail::kRead;
-        tree_.SetString(n, key, s);
-        break;
-      }
-      case '[': tree_.SetOther(n, key, ValueType::kArray); break;  // skipped by the iterator
-      case '{': tree_.SetOther(n, key, ValueType::kObject); break;
-      default: {
-        const TokenValue t = ClassifyJsonToken(tok);
-        if (t.type == ValueType::kAbsent) return ReadFail::kRead;
-        SetTokenValue(tree_, n, key, t);
-      }
-    }
-  }
-  return ReadFail::kNone;
-}
-
-ReadFail JsonTreeReader::ReadDevices(od::value v) {
-  std::string_view tok = Token(v);
-  if (tok.empty()) return ReadFail::kRead;
-  if (tok[0] != '{') return ReadFail::kShape;
-  od::object types;
-  if (v.get_object().get(types)) return ReadFail::kRead;
-  for (auto tr : types) {
-    od::field tf;
-    if (std::move(tr).get(tf)) return ReadFail::kRead;
-    std::string_view tkey;
-    if (!Key(tf, tkey)) return ReadFail::kRead;
-    const std::string device_type(tkey);
-    od::value tv = tf.value();
-    tok = Token(tv);
-    if (tok.empty()) return ReadFail::kRead;
-    if (tok[0] != '{') return ReadFail::kShape;
-    od::object devices;
-    if (tv.get_object().get(devices)) return ReadFail::kRead;
-    for (auto dr : devices) {
-      od::field df;
-      if (std::move(dr).get(df)) return ReadFail::kRead;
-      std::string_view dkey;
-      if (!Key(df, dkey)) return ReadFail::kRead;
-      const std::string index(dkey);
-      od::value dv = df.value();
-      tok = Token(dv);
-      if (tok.empty()) return ReadFail::kRead;
-      if (tok[0] != '{') return ReadFail::kShape;
-      od::object fields;
-      if (dv.get_object().get(fields)) return ReadFail::kRead;
-      tree::DeviceInfo info;
-      for (auto fr : fields) {
-        od::field ff;
-        if (std::move(fr).get(ff)) return ReadFail::kRead;
-        std::string_view fkey;
-        if (!Key(ff, fkey)) return ReadFail::kRead;
-        const std::string field_name(fkey);
-        od::value fv = ff.value();
-        tok = Token(fv);
-        if (tok.empty()) return ReadFail::kRead;
-        if (tok[0] == '[' || tok[0] == '{') continue;  // wrong type: the field is not present
-        TokenValue t;
-        if (tok[0] == '"') {
-          if (!StringOf(fv, tok, t.text)) return ReadFail::kRead;
-          t.type = ValueType::kString;
-        } else {
-          t = ClassifyJsonToken(tok);
-          if (t.type == ValueType::kAbsent) return ReadFail::kRead;
-        }
-        SetDeviceField(info, field_name, t);
-      }
-      AddDevice(tree_.mutable_devices(), device_type, index, std::move(info));
-    }
-  }
-  return ReadFail::kNone;
-}
-
-ReadFail JsonTreeReader::Run(od::document& doc) {
-  od::array top;
-  if (doc.get_array().get(top)) return ReadFail::kRead;
-  size_t index = 0;
-  for (auto er : top) {
-    od::value e;
-    // simdjson_result::get is &&-qualified: the move picks it, though the type is trivial.
-    // NOLINTNEXTLINE(performance-move-const-arg)
-    if (std::move(er).get(e)) return ReadFail::kRead;
-    if (index == 0) {
-      PROTON_READ_TRY(BeginNode(e, tree::kNoNode));
-      PROTON_READ_TRY(Walk());
-    } else if (index == 1) {
-      PROTON_READ_TRY(ReadDevices(e));
-    } else {
-      return ReadFail::kShape;  // more than two elements (§10, item 13)
-    }
-    ++index;
-  }
-  if (index == 0) return ReadFail::kShape;
-  if (!AtEnd(doc)) return ReadFail::kRead;
-  return ReadFail::kNone;
-}
-
-// An object or array being walked by WellFormed.
-struct OpenContainer {
-  bool is_object;
-  od::object_iterator object_at, object_end;
-  od::array_iterator array_at, array_end;
-  bool pending = false;  // the element at *_at was entered; step past it first
-};
-
-// Checks a scalar, or pushes an object or array for WellFormed's loop to walk.
-bool EnterValue(od::value& value, std::vector<OpenContainer>& stack) {
-  const std::string_view token = TrimRight(value.raw_json_token());
-  if (token.empty()) return false;
-  if (token[0] == '{') {
-    od::object object;
-    OpenContainer open{true, {}, {}, {}, {}};
-    if (value.get_object().get(object) || object.begin().get(open.object_at) ||
-        object.end().get(open.object_end)) {
-      return false;
-    }
-    stack.push_back(open);
-    return true;
-  }
-  if (token[0] == '[') {
-    od::array array;
-    OpenContainer open{false, {}, {}, {}, {}};
-    if (value.get_array().get(array) || array.begin().get(open.array_at) ||
-        array.end().get(open.array_end)) {
-      return false;
-    }
-    stack.push_back(open);
-    return true;
-  }
-  if (token[0] == '"') {
-    std::string_view text;
-    return !value.get_string().get(text);
-  }
-  return ClassifyJsonToken(token).type != ValueType::kAbsent;
-}
-
-enum class NextElement { kValue, kEnd, kError };
-
-// Steps `open` to its next element (an object's field value, its key checked on the way).
-NextElement NextValue(OpenContainer& open, od::value& value) {
-  if (open.pending) {
-    if (open.is_object)
-      ++open.object_at;
-    else
-      ++open.array_at;
-    open.pending = false;
-  }
-  if (open.is_object) {
-    if (!(open.object_at != open.object_end)) return NextElement::kEnd;
-    od::field field;
-    if ((*open.object_at).get(field)) return NextElement::kError;
-    std::string_view key;
-    if (field.unescaped_key().get(key)) return NextElement::kError;
-    value = field.value();
-  } else {
-    if (!(open.array_at != open.array_end)) return NextElement::kEnd;
-    if ((*open.array_at).get(value)) return NextElement::kError;
-  }
-  open.pending = true;
-  return NextElement::kValue;
-}
-
-// Whether `value` is well-formed JSON (with the NaN/Infinity extension), walked with an
-// explicit stack. On-Demand skips what the tree does not use without looking at its scalars
-// (`[1!]` as a vector metric), so the readers check the whole document with it once they are
-// done: a damaged file is refused as unreadable, never read in part, and the same documents
-// are refused as by the fast path and the streaming reader, which check every byte.
-bool WellFormedValue(od::value value) {
-  std::vector<OpenContainer> stack;
-  if (!EnterValue(value, stack)) return false;
-  while (!stack.empty()) {
-    od::value next;
-    switch (NextValue(stack.back(), next)) {
-      case NextElement::kEnd: stack.pop_back(); continue;
-      case NextElement::kError: return false;
-      case NextElement::kValue: break;
-    }
-    if (!EnterValue(next, stack)) return false;
-  }
-  return true;
-}
-
-bool WellFormed(od::document& doc) {
-  od::value root;
-  if (doc.get_value().get(root)) return false;
-  return WellFormedValue(root) && AtEnd(doc);
-}
-
-ReadFail ChromeOrShape(od::document& doc) {
-  // A document that is (or, for JSON lines, starts with) an object with traceEvents.
-  od::object obj;
-  if (doc.get_object().get(obj)) return ReadFail::kRead;
-  for (auto fr : obj) {
-    od::field f;
-    if (std::move(fr).get(f)) return ReadFail::kRead;
-    std::string_view key;
-    if (f.unescaped_key().get(key)) return ReadFail::kRead;
-    if (key == "traceEvents") return ReadFail::kChrome;
-    if (!WellFormedValue(f.value())) return ReadFail::kRead;
-  }
-  return AtEnd(doc) ? ReadFail::kShape : ReadFail::kRead;
-}
 
 // Below simdjson's maximum by the padding, which it counts in the document's capacity.
 constexpr size_t kDefaultStreamThreshold =
@@ -545,35 +155,45 @@ ReadFail ParseJson(const char* data, size_t size, size_t capacity, ProfileTree& 
   while (i < size && IsAsciiSpace(data[i])) ++i;
   if (i >= size) return ReadFail::kRead;
   const bool object = data[i] == '{';
-  // A node takes at least ~21 bytes of JSON, Proton's pretty-printed ones ~1 KB: reserve for
-  // compact files; the untouched rest of the reservation costs no memory.
-  const size_t reserve_nodes = size / 64 + 16, reserve_names = size / 16 + 64;
   if (allow_fast && JsonFastPathEnabled() && !object && data[size] == '\0') {
-    tree.Reserve(reserve_nodes, reserve_names);
+    ReserveForJson(tree, size);
     if (ParseJsonFast(data, size, tree)) return ReadFail::kNone;
-    tree = ProfileTree();  // the simdjson reader below decides every unusual document
+    tree = ProfileTree();  // the readers below decide every unusual document
   }
   const std::string_view text(data, size);
   if (size > JsonStreamThreshold()) return ParseJsonStream(text, tree);
-  od::parser parser;
-  const size_t max_depth = std::min<size_t>(size / 2 + 1024, size_t{1} << 24);
-  // simdjson's index takes about 6 bytes per byte of input; without them, stream.
-  if (parser.allocate(size, max_depth)) return ParseJsonStream(text, tree);
-  od::document doc;
-  if (parser.iterate(data, size, capacity).get(doc)) return ReadFail::kRead;
-  if (object) return ChromeOrShape(doc);
-  tree.Reserve(reserve_nodes, reserve_names);
-  ReadFail r;
-  {
-    JsonTreeReader reader(tree);
-    r = reader.Run(doc);
+  ReadFail fail = ReadFail::kRead;
+  if (ParseJsonSimdjson(data, size, capacity, object, tree, fail)) return fail;
+  return ParseJsonStream(text, tree);  // short of memory for simdjson's index
+}
+
+ReadFail ParseJsonInput(const char* data, size_t size, size_t capacity, ProfileTree& tree,
+                        bool allow_fast) {
+  const size_t i = size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+  return ParseJson(data + i, size - i, capacity - i, tree, allow_fast);
+}
+
+ReadFail ReadJsonFile(int fd, size_t size, ProfileTree& tree, int& read_errno) {
+  read_errno = 0;
+  if (JsonFastPathEnabled() && ReadJsonFast(fd, size, tree)) return ReadFail::kNone;
+  tree = ProfileTree();  // whatever the fast path built before it gave up
+  if (::lseek(fd, 0, SEEK_SET) != 0) {
+    read_errno = errno;
+    return ReadFail::kRead;
   }
-  if (r == ReadFail::kShape || r == ReadFail::kNone) {
-    od::document again;
-    if (parser.iterate(data, size, capacity).get(again) || !WellFormed(again))
-      return ReadFail::kRead;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > size)
+    size = static_cast<size_t>(st.st_size);  // it grew while the fast path read it
+  if (size <= JsonStreamThreshold()) {
+    MappedFile map;
+    if (map.Map(fd, size)) {
+      if (SniffFormat(map.data(), map.size()) != Sniff::kJson) return ReadFail::kRead;
+      // The in-memory fast path would stop where the streamed one did.
+      return ParseJsonInput(map.data(), map.size(), map.capacity(), tree, /*allow_fast=*/false);
+    }
   }
-  return r;
+  // Over the threshold, or mapping failed (address space short, some special file systems).
+  return ReadJsonStream({}, nullptr, fd, size, tree, read_errno);
 }
 
 }  // namespace proton::format

@@ -1,16 +1,16 @@
 // The streaming JSON profile reader (see json_stream_reader.h). RapidJSON validates the
 // syntax, strings (escapes, UTF-8) and nesting; StreamTreeBuilder turns its events into the
-// builder calls JsonTreeReader (json_reader.cc) makes for the same document, in the same
+// builder calls JsonTreeReader (json_simdjson_reader.cc) makes for the same document, in the same
 // order, with a stack of contexts instead of recursion. Results agree with the simdjson
 // reader's, which json_stream_reader_test.cc checks on every sample and corpus file:
 //   * a shape error (viewer.md §9.2 "not a Proton tree profile") is only reported once the
-//     rest of the document proved well-formed, as json_reader.cc's WellFormed decides;
+//     rest of the document proved well-formed, as json_simdjson_reader.cc's WellFormed decides;
 //     otherwise the document cannot be read;
 //   * an object at the top is a Chrome trace as soon as a "traceEvents" key shows up;
 //   * scalars are classified from their text by ClassifyJsonToken (json_stream_input.h);
 //   * nesting has no limit but memory (a few bytes a level), as with simdjson On-Demand,
 //     whose depth is a counter it does not check against a maximum.
-// Both check the whole document, values the tree does not use included (json_reader.cc's
+// Both check the whole document, values the tree does not use included (json_simdjson_reader.cc's
 // WellFormed pass), so they refuse the same damaged files.
 #include "format/json_stream_reader.h"
 
@@ -162,7 +162,7 @@ bool StreamTreeBuilder::String(const char* s, rapidjson::SizeType length, bool) 
 bool StreamTreeBuilder::Key(const char* s, rapidjson::SizeType length, bool) {
   key_.assign(s, length);
   if (HasLoneSurrogate(key_)) return read_error_ = true, false;
-  // ChromeOrShape (json_reader.cc): a traceEvents key directly in the top object decides.
+  // ChromeOrShape (json_simdjson_reader.cc): a traceEvents key directly in the top object decides.
   if (skip_ == 0 && !shape_ && stack_.size() == 1 && stack_.back().ctx == Ctx::kTraceTop &&
       key_ == "traceEvents") {
     chrome_ = true;
@@ -344,7 +344,7 @@ ReadFail Run(JsonStreamInput& in, ProfileTree& tree) {
 ReadFail ParseJsonStream(std::string_view doc, ProfileTree& tree) {
   JsonStreamInput in(doc, nullptr, -1);
   in.Start(/*skip_bom=*/false);
-  tree.Reserve(doc.size() / 64 + 16, doc.size() / 16 + 64);  // as ParseJson
+  ReserveForJson(tree, doc.size());
   return Run(in, tree);
 }
 
@@ -352,7 +352,7 @@ ReadFail ReadJsonStream(std::string_view head, std::unique_ptr<char[]> owner, in
                         size_t size_hint, ProfileTree& tree, int& read_errno) {
   JsonStreamInput in(head, std::move(owner), fd);
   in.Start(/*skip_bom=*/true);
-  tree.Reserve(size_hint / 64 + 16, size_hint / 16 + 64);
+  ReserveForJson(tree, size_hint);
   const ReadFail fail = Run(in, tree);
   read_errno = in.read_error();
   return read_errno != 0 ? ReadFail::kRead : fail;

@@ -1,8 +1,8 @@
 // The streaming JSON profile reader: RapidJSON's SAX Reader, in its iterative mode, over a
 // bounded input window (json_stream_input.h). It reads any JSON document of any size with
 // memory in proportion to the tree (plus the longest string), and builds the same
-// ProfileTree, with the same ReadFail, as the simdjson reader (json_reader.cc), which holds
-// the whole document and its structural index in memory and stops at 4 GiB. json_reader.h
+// ProfileTree, with the same ReadFail, as the simdjson reader (json_simdjson_reader.cc), which
+// holds the whole document and its structural index in memory and stops at 4 GiB. json_reader.h
 // says when each is used.
 #pragma once
 

@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <simdjson.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,10 +12,11 @@
 #include <cstring>
 #include <memory>
 
-#include "format/json_fast_reader.h"
 #include "format/json_reader.h"
 #include "format/json_stream_reader.h"
+#include "format/mapped_file.h"
 #include "format/msgpack_reader.h"
+#include "format/sniff.h"
 #include "tree/tree_invariants.h"
 #include "util/out_of_memory.h"
 
@@ -36,33 +36,6 @@ Error OpenError(std::string_view name, int err) {
   std::string m = "cannot open '";
   m.append(name).append("': ").append(std::strerror(err));
   return Status::Error(std::move(m));
-}
-
-// What the first bytes of a document say about its format (§3.1): kMore while they could
-// still begin a profile but do not decide it yet.
-enum class Sniff { kMore, kJson, kMsgpack, kNeither };
-
-// Leading whitespace (after an optional byte-order mark) tolerated before the format must be
-// known: beyond it the input is refused instead of being read on without limit.
-constexpr size_t kMaxLeadingSpace = size_t{1} << 20;
-
-bool IsMsgpackArrayMarker(unsigned char b) {
-  return (b >= 0x90 && b <= 0x9f) || b == 0xdc || b == 0xdd;
-}
-
-Sniff SniffFormat(const char* data, size_t size) {
-  if (size == 0) return Sniff::kMore;
-  if (IsMsgpackArrayMarker(static_cast<unsigned char>(data[0]))) return Sniff::kMsgpack;
-  constexpr std::string_view kBom = "\xEF\xBB\xBF";
-  size_t i = 0;
-  while (i < kBom.size() && i < size && data[i] == kBom[i]) ++i;
-  if (i < kBom.size()) {
-    if (i == size) return Sniff::kMore;  // a byte-order mark cut short by the read so far
-    i = 0;                               // no byte-order mark
-  }
-  while (i < size && IsAsciiSpace(data[i])) ++i;
-  if (i == size) return i > kMaxLeadingSpace ? Sniff::kNeither : Sniff::kMore;
-  return data[i] == '[' || data[i] == '{' ? Sniff::kJson : Sniff::kNeither;
 }
 
 // How long a FIFO that no process has opened for writing is waited for (viewer.md §3.1):
@@ -172,47 +145,13 @@ Error ReadAllError(std::string_view name, const ReadOutcome& out) {
   return OpenError(name, out.err);
 }
 
-// A regular file mapped read-only (MAP_PRIVATE) instead of read(): no copy, no zeroed
-// buffer, pages come straight from the page cache (MAP_POPULATE maps them in bulk, which is
-// much cheaper than one fault per page on virtualised machines). simdjson needs padding
-// readable after the end: the mapping is placed at the start of an anonymous reservation
-// one page-rounded padding longer, so the bytes after the file are zeros either way.
-class MappedFile {
- public:
-  ~MappedFile() {
-    if (base_ != nullptr) ::munmap(base_, reserved_);
-  }
-  bool Map(int fd, size_t size) {
-    const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
-    reserved_ = (size + kPadding + page - 1) / page * page + page;
-    void* r = ::mmap(nullptr, reserved_, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (r == MAP_FAILED) return false;
-    base_ = r;
-    if (size == 0) return true;
-    void* f = ::mmap(r, size, PROT_READ, MAP_PRIVATE | MAP_FIXED | MAP_POPULATE, fd, 0);
-    if (f == MAP_FAILED) return false;
-    size_ = size;
-    return true;
-  }
-  const char* data() const { return static_cast<const char*>(base_); }
-  size_t size() const { return size_; }
-  size_t capacity() const { return reserved_; }
-
- private:
-  void* base_ = nullptr;
-  size_t reserved_ = 0;
-  size_t size_ = 0;
-};
-
 Result<tree::ProfileTree> ParseBuffer(const char* data, size_t size, size_t capacity,
-                                      std::string_view name, bool allow_fast = true) {
+                                      std::string_view name) {
   tree::ProfileTree tree;
   ReadFail fail = ReadFail::kRead;
   const Sniff sniff = SniffFormat(data, size);
   if (sniff == Sniff::kJson) {
-    // Optional UTF-8 byte-order mark, then ASCII whitespace, then [ or {.
-    const size_t i = size >= 3 && std::memcmp(data, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
-    fail = ParseJson(data + i, size - i, capacity - i, tree, allow_fast);
+    fail = ParseJsonInput(data, size, capacity, tree);
   } else if (sniff == Sniff::kMsgpack) {
     fail = ParseMsgpack(data, size, tree);
   }
@@ -255,32 +194,21 @@ bool StartsLikeMsgpack(int fd) {
   return ::pread(fd, &first, 1, 0) == 1 && IsMsgpackArrayMarker(first);
 }
 
-// A regular file of `size` bytes (at open). Common case first: a JSON tree profile streamed
-// through the fast path's small window, never held in memory (json_fast_reader.h). Anything
-// unusual is read again from the start: mapped for simdjson or the MessagePack reader, or,
-// over JsonStreamThreshold() or when it cannot be mapped, streamed.
+// A regular file of `size` bytes (at open, read from its start). JSON goes to its one entry,
+// which picks the reader (json_reader.h); MessagePack is mapped, or read when it cannot be.
 Result<tree::ProfileTree> ReadRegular(int fd, size_t size, const std::string& name) {
-  if (JsonFastPathEnabled()) {
-    tree::ProfileTree tree;
-    if (ReadJsonFast(fd, size, tree)) {
-      tree::DcheckPreOrder(tree);
-      return tree;
-    }
-  }
-  if (::lseek(fd, 0, SEEK_SET) != 0) return OpenError(name, errno);
-  struct stat st {};
-  if (::fstat(fd, &st) == 0 && static_cast<size_t>(st.st_size) > size)
-    size = static_cast<size_t>(st.st_size);  // it grew while the fast path read it
-  const bool json = !StartsLikeMsgpack(fd);
-  if (json && size > JsonStreamThreshold()) return StreamJson({}, nullptr, fd, size, name);
-  {
+  if (StartsLikeMsgpack(fd)) {
     MappedFile map;
-    // The in-memory fast path would stop where the streamed one did.
-    if (map.Map(fd, size)) return ParseBuffer(map.data(), map.size(), map.capacity(), name, false);
+    if (map.Map(fd, size)) return ParseBuffer(map.data(), map.size(), map.capacity(), name);
+    return ReadSequential(fd, size, /*fifo=*/false, name);
   }
-  // Mapping can fail (address space short, some special file systems).
-  if (json) return StreamJson({}, nullptr, fd, size, name);
-  return ReadSequential(fd, size, /*fifo=*/false, name);
+  tree::ProfileTree tree;
+  int read_errno = 0;
+  const ReadFail fail = ReadJsonFile(fd, size, tree, read_errno);
+  if (read_errno != 0) return OpenError(name, read_errno);
+  if (fail != ReadFail::kNone) return ReadFailError(fail, name);
+  tree::DcheckPreOrder(tree);
+  return tree;
 }
 
 }  // namespace

@@ -32,6 +32,21 @@ inline bool IsAsciiSpace(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
 }
 
+// A raw JSON token without the whitespace after it (JSON's four whitespace bytes).
+inline std::string_view TrimRightJsonSpace(std::string_view s) {
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\n' || s.back() == '\r' || s.back() == '\t'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Reserves the tree for a JSON document of `size` bytes. A node takes at least ~21 bytes of
+// JSON, Proton's pretty-printed ones ~1 KB: reserve for compact files; the untouched rest of
+// the reservation costs no memory.
+inline void ReserveForJson(tree::ProfileTree& tree, size_t size) {
+  tree.Reserve(size / 64 + 16, size / 16 + 64);
+}
+
 // Stores a scalar metric value (not kString/kArray/kObject, which callers set directly).
 void SetTokenValue(tree::ProfileTree& tree, tree::NodeId n, std::string_view key,
                    const TokenValue& t);

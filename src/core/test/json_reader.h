@@ -1,5 +1,6 @@
-// A tiny JSON reader for tests only: parses the reference profiles so tests can rebuild their
-// trees and compare shapes. Keeps integers and doubles apart and object keys in file order.
+// The core tests' JSON reader: RapidJSON's DOM (json_reader.cc) copied into a small value type,
+// so tests can check the writers' output and rebuild the reference profiles' trees. Keeps
+// integers and doubles apart and object keys in file order.
 #pragma once
 
 #include <cstdint>
