@@ -24,11 +24,13 @@ endif()
 option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, RapidJSON, PCRE2, libiberty)"
        ${_viewer_default})
 
+# The core tests read the writers' JSON with RapidJSON's DOM: both are needed.
 set(_tests_default OFF)
-if(GTest_FOUND)
+if(GTest_FOUND AND RapidJSON_FOUND)
   set(_tests_default ON)
 endif()
-option(PROTON_BUILD_TESTS "Build C++ unit tests (needs GoogleTest)" ${_tests_default})
+option(PROTON_BUILD_TESTS "Build C++ unit tests (needs GoogleTest and RapidJSON's headers)"
+       ${_tests_default})
 
 set(_bench_default OFF)
 if(benchmark_FOUND)
