@@ -326,5 +326,31 @@ TEST(CliArgs, MergeIsNeverAPrefixAndLeavesAbbreviationsAlone) {
   EXPECT_EQ(a.view.depth, 2);
 }
 
+// The typed checks the Python API calls give the parser's messages and values: the parser
+// calls them itself.
+TEST(CliArgs, TypedChecksAreTheParsers) {
+  ViewOptions view;
+  EXPECT_EQ(SetThreshold(view, "x").message(), Error({"-t", "x", "f"}));
+  EXPECT_EQ(SetDepth(view, "1.5").message(), Error({"-d", "1.5", "f"}));
+  EXPECT_EQ(SetFormat(view, "tree").message(), Error({"-f", "tree", "f"}));
+  EXPECT_EQ(SetMetrics(view, "a,,b").message(), Error({"-m", "a,,b", "f"}));
+  ASSERT_TRUE(SetThreshold(view, " 1_0 ").ok());
+  ASSERT_TRUE(SetDepth(view, "-3").ok());
+  ASSERT_TRUE(SetFormat(view, "file_function").ok());
+  ASSERT_TRUE(SetMetrics(view, " a ,b").ok());
+  const ViewOptions parsed =
+      Parse({"-t", " 1_0 ", "-d", "-3", "-f", "file_function", "-m", " a ,b", "f"}).view;
+  EXPECT_EQ(view.threshold, parsed.threshold);
+  EXPECT_EQ(view.threshold_text, parsed.threshold_text);
+  EXPECT_EQ(view.depth, parsed.depth);
+  EXPECT_EQ(view.format, parsed.format);
+  EXPECT_EQ(view.metrics, parsed.metrics);
+  ASSERT_TRUE(SetThreshold(view, "inf").ok());
+  EXPECT_EQ(CheckThresholdFinite(view).message(), Error({"-m", "a", "-t", "inf", "f"}));
+  view.include = "a";
+  view.exclude = "b";
+  EXPECT_EQ(CheckIncludeExclude(view).message(), Error({"-i", "a", "-e", "b", "f"}));
+}
+
 }  // namespace
 }  // namespace proton::viewer
