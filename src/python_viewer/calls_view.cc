@@ -109,13 +109,10 @@ PyObject* Filter(PyObject*, PyObject* args) {
   }
   viewer::Prepared* profile = PlainProfile(capsule, "filter_frames");
   viewer::ViewOptions filter_args;
-  // A filter always has its metric column: the threshold is checked as with -m given.
-  PyObject* metric = PyUnicode_FromString("x");
-  if (metric == nullptr) return nullptr;
-  const bool set =
-      profile != nullptr && SetViewValues(metric, include, exclude, threshold, &filter_args);
-  Py_DECREF(metric);
-  if (!set) return nullptr;
+  if (profile == nullptr ||
+      !SetColumnFilterValues(include, exclude, threshold, label, &filter_args)) {
+    return nullptr;
+  }
   // The column is read only by the threshold; without one, no column need be named.
   Result<std::vector<viewer::ColumnRef>> first = std::vector<viewer::ColumnRef>(1);
   if (*label != '\0' || filter_args.has_threshold) first = SelectColumns(*profile, {label});

@@ -34,6 +34,13 @@ bool SetFilterValues(PyObject* include, PyObject* exclude, PyObject* threshold,
          SetThresholdValue(threshold, view) && Check(viewer::CheckIncludeExclude(*view));
 }
 
+bool SetColumnFilterValues(PyObject* include, PyObject* exclude, PyObject* threshold,
+                           const char* label, viewer::ViewOptions* view) {
+  if (!SetFilterValues(include, exclude, threshold, view)) return false;
+  view->metrics.assign(1, label);
+  return Check(viewer::CheckThresholdFinite(*view));
+}
+
 bool SetViewValues(PyObject* metrics, PyObject* include, PyObject* exclude, PyObject* threshold,
                    viewer::ViewOptions* view) {
   std::string text;

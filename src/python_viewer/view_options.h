@@ -16,6 +16,11 @@ namespace proton::python_viewer {
 bool SetFilterValues(PyObject* include, PyObject* exclude, PyObject* threshold,
                      viewer::ViewOptions* view);
 
+// SetFilterValues for filter_frames, which always filters by the column `label`: the threshold
+// is also checked finite, as the command checks it once there are metrics.
+bool SetColumnFilterValues(PyObject* include, PyObject* exclude, PyObject* threshold,
+                           const char* label, viewer::ViewOptions* view);
+
 // -m's text ("" = no metrics) and the filters, checked in the command's order: -t's value,
 // -i with -e, the -m items, a finite -t with metrics.
 bool SetViewValues(PyObject* metrics, PyObject* include, PyObject* exclude, PyObject* threshold,
