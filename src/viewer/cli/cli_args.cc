@@ -225,27 +225,27 @@ Status SplitMetrics(const std::string& metrics_text, std::vector<std::string>& m
 
 // The options that need metrics or a diff, and those that exclude each other.
 Status CheckOutputOptions(const ViewerOptions& options) {
-  const OutputOptions& args = options.output;
+  const OutputOptions& output = options.output;
   const bool no_metrics = options.view.metrics.empty();
   const bool diff = !options.input.diff_profile.empty();
-  if (args.has_fail_above && !diff) {
+  if (output.has_fail_above && !diff) {
     return Status::UsageError("--fail-above needs --diff-profile");
   }
   // Without metrics nothing is read (§2.4): a gate or an export would silently do nothing.
-  if (no_metrics && args.has_fail_above) {
+  if (no_metrics && output.has_fail_above) {
     return Status::UsageError("--fail-above needs a metric (-m)");
   }
-  if (no_metrics && !args.export_path.empty()) {
+  if (no_metrics && !output.export_path.empty()) {
     return Status::UsageError("--export needs a metric (-m)");
   }
-  if (no_metrics && !args.html_path.empty()) {
+  if (no_metrics && !output.html_path.empty()) {
     return Status::UsageError("--html needs a metric (-m)");
   }
-  if (no_metrics && !args.speedscope_path.empty()) {
+  if (no_metrics && !output.speedscope_path.empty()) {
     return Status::UsageError("--speedscope needs a metric (-m)");
   }
   // speedscope has no notion of a difference (negative weights); --html draws diffs.
-  if (!args.speedscope_path.empty() && diff) {
+  if (!output.speedscope_path.empty() && diff) {
     return Status::UsageError("--speedscope cannot be combined with --diff-profile");
   }
   return Status();
