@@ -66,7 +66,9 @@ class GraphFrame:
         except ImportError as error:
             raise ImportError("GraphFrame.dataframe needs the pandas package, which is not "
                               "installed (Debian: python3-pandas)") from error
-        return pandas.DataFrame(core().table(self._handle, self.format_options()))
+        from .viewer import _check_scan
+        _check_scan(self.format_options())
+        return pandas.DataFrame(core().table(self._handle, self.format or None))
 
     def __repr__(self) -> str:
         return "<proton.viewer.GraphFrame>"

@@ -117,7 +117,7 @@ def _split_items(text: str) -> List[str]:
 def _metric_items(metrics: Metrics) -> List[str]:
     """The -m items of ``metrics``, checked as the command checks ``-m``."""
     text = _metric_text(metrics)
-    core().check_options(["--metrics=" + text])
+    core().check_view(_option_text(text), "", "", None)
     return _split_items(text)
 
 
@@ -180,28 +180,39 @@ def get_min_time_bytes(df: Any, device_info: dict) -> Any:
 
 # ---- filters and names --------------------------------------------------------------------
 
+def _option_text(value: Any) -> str:
+    """A str option value, refused with the TypeError that joining it to its option's name
+    (``"--include=" + value``, the command line this API once built) raised."""
+    return "" + value
+
+
+class _FilterPass:
+    """The -i/-e/-t values of one filter pass (the text of -t as ``str()`` makes it)."""
+
+    def __init__(self, include: str = "", exclude: str = "",
+                 threshold: Optional[str] = None) -> None:
+        self.include, self.exclude, self.threshold = include, exclude, threshold
+
+
 def _filter_passes(include: Optional[str], exclude: Optional[str],
-                   threshold: Any) -> List[List[str]]:
-    """The -i/-e/-t options of each filter pass. The command refuses -i with -e (§2.3); the
+                   threshold: Any) -> List[_FilterPass]:
+    """The -i/-e/-t values of each filter pass. The command refuses -i with -e (§2.3); the
     reference's filter_frames applies the include, then the exclude filter: two passes."""
-    options = []
-    if include:
-        options.append("--include=" + include)
-    if exclude:
-        options.append("--exclude=" + exclude)
-    if threshold is not None:
-        options.append("--threshold=" + str(threshold))
+    include_text = _option_text(include) if include else ""
+    exclude_text = _option_text(exclude) if exclude else ""
+    threshold_text = None if threshold is None else str(threshold)
     if include and exclude:
-        return [options[:1], options[1:]]
-    return [options] if options else []
+        return [_FilterPass(include=include_text),
+                _FilterPass(exclude=exclude_text, threshold=threshold_text)]
+    if include or exclude or threshold is not None:
+        return [_FilterPass(include_text, exclude_text, threshold_text)]
+    return []
 
 
-def _filter_in_place(gf: GraphFrame, options: List[str], metric: Optional[str]) -> None:
-    threshold_given = any(option.startswith("--threshold=") for option in options)
-    if threshold_given and metric is None:
+def _filter_in_place(gf: GraphFrame, options: _FilterPass, metric: Optional[str]) -> None:
+    if options.threshold is not None and metric is None:
         raise ValueError("a threshold needs the metric it applies to (metric=...)")
-    # "-m" makes the command's option checks treat the threshold as it does with metrics.
-    core().filter(gf.handle, ["--metrics=x"] + options, metric or "")
+    core().filter(gf.handle, options.include, options.exclude, options.threshold, metric or "")
 
 
 def filter_frames(gf: GraphFrame, include: Optional[str] = None, exclude: Optional[str] = None,
@@ -220,9 +231,19 @@ def filter_frames(gf: GraphFrame, include: Optional[str] = None, exclude: Option
 def format_frames(gf: GraphFrame, format: Optional[str]) -> GraphFrame:
     """Sets how ``gf`` shows frame names (``-f``, viewer.md §7.1); returns ``gf``."""
     if format is not None:
-        core().check_options(["--format", format])
+        _check_scan(["--format", format])
+        core().check_format(format)
         gf.format = None if format == "full" else format
     return gf
+
+
+def _check_scan(options: List[Any]) -> None:
+    """The command line's own errors for values given after their option ("--depth -x":
+    "expected one argument", ambiguous options): only a value that starts with '-' can meet
+    them, and the typed checks (check_view, check_format, render) do all the others."""
+    values = options[1::2]
+    if any(isinstance(value, str) and value.startswith("-") for value in values):
+        core().check_options(options)
 
 
 # ---- the whole pipeline -------------------------------------------------------------------
@@ -233,9 +254,9 @@ def parse(metrics: Metrics, filename: Any, include: Optional[str] = None,
     """What ``proton-viewer -m METRICS [-i/-e/-t] FILE`` computes before printing: the tree
     and the labels of the metric columns."""
     passes = _filter_passes(include, exclude, threshold)
-    text = _metric_text(metrics)
-    for options in passes or [[]]:  # usage errors come first (§8)
-        core().check_options(["--metrics=" + text] + options)
+    text = _option_text(_metric_text(metrics))
+    for options in passes or [_FilterPass()]:  # usage errors come first (§8)
+        core().check_view(text, options.include, options.exclude, options.threshold)
     items = _split_items(text)
     if not items:
         raise ValueError("no metric given")
@@ -263,12 +284,11 @@ def print_tree(gf: GraphFrame, metrics: Metrics, depth: int = 100, format: Optio
     ``sys.stdout``, byte for byte as ``proton-viewer`` does (colour when it is a terminal)."""
     gf = format_frames(gf, format)
     labels = [metrics] if isinstance(metrics, str) else list(metrics)
-    options = ["--depth", str(depth)] + gf.format_options()
-    if print_sorted:
-        options.append("--print-sorted")
+    depth_text = str(depth)
+    _check_scan(["--depth", depth_text] + gf.format_options())
     isatty = getattr(sys.stdout, "isatty", None)
     color = bool(isatty()) if isatty is not None else False
-    text = core().render(gf.handle, labels, options, color)
+    text = core().render(gf.handle, labels, depth_text, gf.format or None, print_sorted, color)
     sys.stdout.write(text.decode("utf-8", "surrogateescape"))
 
 

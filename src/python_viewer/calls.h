@@ -21,19 +21,27 @@ PyObject* DeviceInfo(PyObject* self, PyObject* tree);
 PyObject* CopyTree(PyObject* self, PyObject* tree);
 
 // ---- Derivation, filters, diff (calls_view.cc).
-// check_options(options: list[str]) -> None: the command's option checks (§9.1).
+// check_options(options: list[str]) -> None: the command line's scan and checks of `options`
+// (§9.1), for values given as separate arguments that the scan may read as options.
 PyObject* CheckOptions(PyObject* self, PyObject* options);
+// check_view(metrics: str, include: str, exclude: str, threshold: str | None) -> None: the
+// command's checks of -m, -i, -e and -t (§9.1), in its order.
+PyObject* CheckView(PyObject* self, PyObject* args);
+// check_format(format: str) -> None: -f's check.
+PyObject* CheckFormat(PyObject* self, PyObject* format);
 // derive(tree, items: list[str]) -> labels: resolves -m items (§4), adding their columns.
 PyObject* Derive(PyObject* self, PyObject* args);
-// filter(tree, options: list[str], label: str) -> None: -i/-e/-t in place (§5).
+// filter(tree, include: str, exclude: str, threshold: str | None, label: str) -> None:
+// -i/-e/-t in place (§5).
 PyObject* Filter(PyObject* self, PyObject* args);
 // diff(left, left_labels, right, right_labels) -> tree: the §6 difference.
 PyObject* Diff(PyObject* self, PyObject* args);
 
 // ---- Output (calls_output.cc).
-// render(tree, labels, options: list[str], color: bool) -> bytes: what the command prints.
+// render(tree, labels, depth: str, format: str | None, print_sorted: bool, color: bool)
+// -> bytes: what the command prints.
 PyObject* Render(PyObject* self, PyObject* args);
-// table(tree, options: list[str]) -> dict of columns, one row per node in print order.
+// table(tree, format: str | None) -> dict of columns, one row per node in print order.
 PyObject* Table(PyObject* self, PyObject* args);
 
 }  // namespace proton::python_viewer

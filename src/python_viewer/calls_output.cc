@@ -12,6 +12,7 @@
 #include "column_lookup.h"
 #include "py_convert.h"
 #include "table_builder.h"
+#include "view_options.h"
 #include "view_state.h"
 #include "viewer/outputs/output_buffer.h"
 #include "viewer/outputs/printers.h"
@@ -58,17 +59,19 @@ Result<std::string> PrintToString(const viewer::PrintInput& in,
 PyObject* Render(PyObject*, PyObject* args) {
   PyObject* capsule = nullptr;
   PyObject* labels_object = nullptr;
-  PyObject* options_object = nullptr;
+  PyObject* depth = nullptr;
+  PyObject* format = nullptr;
+  int print_sorted = 0;
   int color = 0;
-  if (!PyArg_ParseTuple(args, "OOOp:render", &capsule, &labels_object, &options_object, &color)) {
+  if (!PyArg_ParseTuple(args, "OOOOpp:render", &capsule, &labels_object, &depth, &format,
+                        &print_sorted, &color)) {
     return nullptr;
   }
   const ViewState* state = UnwrapState(capsule);
   std::vector<std::string> labels;
-  std::vector<std::string> options;
-  viewer::ViewerArgs print_args;
+  viewer::ViewOptions view;
   if (state == nullptr || !ToStringList(labels_object, "metric", &labels) ||
-      !ToStringList(options_object, "option", &options) || !ParseOptions(options, &print_args)) {
+      !SetPrintValues(depth, format, &view)) {
     return nullptr;
   }
   viewer::PrintInput in;
@@ -76,10 +79,10 @@ PyObject* Render(PyObject*, PyObject* args) {
     return Raise(PyExc_ValueError, selected);
   }
   viewer::PrintOptions print_options;
-  print_options.depth = print_args.depth;
-  print_options.format = print_args.format;
+  print_options.depth = view.depth;
+  print_options.format = view.format;
   print_options.color = color != 0;
-  print_options.print_sorted = print_args.print_sorted;
+  print_options.print_sorted = print_sorted != 0;
   Result<std::string> text = PrintToString(in, print_options);
   if (!text.ok()) return Raise(PyExc_OSError, text.status());
   return PyBytes_FromStringAndSize(text->data(), static_cast<Py_ssize_t>(text->size()));
@@ -87,16 +90,12 @@ PyObject* Render(PyObject*, PyObject* args) {
 
 PyObject* Table(PyObject*, PyObject* args) {
   PyObject* capsule = nullptr;
-  PyObject* options_object = nullptr;
-  if (!PyArg_ParseTuple(args, "OO:table", &capsule, &options_object)) return nullptr;
+  PyObject* format = nullptr;
+  if (!PyArg_ParseTuple(args, "OO:table", &capsule, &format)) return nullptr;
   const ViewState* state = UnwrapState(capsule);
-  std::vector<std::string> options;
-  viewer::ViewerArgs table_args;
-  if (state == nullptr || !ToStringList(options_object, "option", &options) ||
-      !ParseOptions(options, &table_args)) {
-    return nullptr;
-  }
-  return BuildTable(*state, table_args.format);
+  viewer::ViewOptions view;
+  if (state == nullptr || !SetFormatValue(format, &view)) return nullptr;
+  return BuildTable(*state, view.format);
 }
 
 }  // namespace proton::python_viewer

@@ -6,6 +6,7 @@
 #include "calls.h"
 #include "column_lookup.h"
 #include "py_convert.h"
+#include "view_options.h"
 #include "view_state.h"
 #include "viewer/cli/view_input.h"
 #include "viewer/ops/filters.h"
@@ -54,10 +55,28 @@ Result<ViewState> MakeDifference(const viewer::Prepared& left,
 
 PyObject* CheckOptions(PyObject*, PyObject* options_object) {
   std::vector<std::string> options;
-  viewer::ViewerArgs args;
-  if (!ToStringList(options_object, "option", &options) || !ParseOptions(options, &args)) {
+  if (!ToStringList(options_object, "option", &options) || !ParseOptions(options)) {
     return nullptr;
   }
+  Py_RETURN_NONE;
+}
+
+PyObject* CheckView(PyObject*, PyObject* args) {
+  PyObject* metrics = nullptr;
+  PyObject* include = nullptr;
+  PyObject* exclude = nullptr;
+  PyObject* threshold = nullptr;
+  if (!PyArg_ParseTuple(args, "OOOO:check_view", &metrics, &include, &exclude, &threshold)) {
+    return nullptr;
+  }
+  viewer::ViewOptions view;
+  if (!SetViewValues(metrics, include, exclude, threshold, &view)) return nullptr;
+  Py_RETURN_NONE;
+}
+
+PyObject* CheckFormat(PyObject*, PyObject* format) {
+  viewer::ViewOptions view;
+  if (!SetFormatValue(format, &view)) return nullptr;
   Py_RETURN_NONE;
 }
 
@@ -81,14 +100,17 @@ PyObject* Derive(PyObject*, PyObject* args) {
 
 PyObject* Filter(PyObject*, PyObject* args) {
   PyObject* capsule = nullptr;
-  PyObject* options_object = nullptr;
+  PyObject* include = nullptr;
+  PyObject* exclude = nullptr;
+  PyObject* threshold = nullptr;
   const char* label = nullptr;
-  if (!PyArg_ParseTuple(args, "OOs:filter", &capsule, &options_object, &label)) return nullptr;
+  if (!PyArg_ParseTuple(args, "OOOOs:filter", &capsule, &include, &exclude, &threshold, &label)) {
+    return nullptr;
+  }
   viewer::Prepared* profile = PlainProfile(capsule, "filter_frames");
-  std::vector<std::string> options;
-  viewer::ViewerArgs filter_args;
-  if (profile == nullptr || !ToStringList(options_object, "option", &options) ||
-      !ParseOptions(options, &filter_args)) {
+  viewer::ViewOptions filter_args;
+  if (profile == nullptr ||
+      !SetColumnFilterValues(include, exclude, threshold, label, &filter_args)) {
     return nullptr;
   }
   // The column is read only by the threshold; without one, no column need be named.

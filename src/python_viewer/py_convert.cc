@@ -29,16 +29,15 @@ bool ToStringList(PyObject* object, const char* what, std::vector<std::string>* 
   return ok;
 }
 
-bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* out) {
+bool ParseOptions(const std::vector<std::string>& options) {
   std::vector<std::string> argv = options;
   argv.emplace_back("--");
   argv.emplace_back("<profile>");
-  Result<viewer::ViewerArgs> parsed = viewer::ParseViewerArgs(argv);
+  Result<viewer::ViewerOptions> parsed = viewer::ParseViewerArgs(argv);
   if (!parsed.ok()) {
     Raise(PyExc_ValueError, parsed.status());
     return false;
   }
-  *out = std::move(parsed).value();
   return true;
 }
 

@@ -19,10 +19,11 @@ bool ToString(PyObject* object, const char* what, std::string* out);
 // A list or tuple of str.
 bool ToStringList(PyObject* object, const char* what, std::vector<std::string>* out);
 
-// The command's option parser on `options` plus a placeholder FILE, so that every option
-// value is checked and converted exactly as proton-viewer does (same messages, §9.1).
-// A usage error raises ValueError.
-bool ParseOptions(const std::vector<std::string>& options, viewer::ViewerArgs* out);
+// The command's option parser on `options` plus a placeholder FILE, for the one thing the
+// typed values (view_options.h) leave out: how the command line scans a value given as the
+// argument after its option ("--depth -x": "expected one argument", ambiguous options). A
+// usage error raises ValueError.
+bool ParseOptions(const std::vector<std::string>& options);
 
 // Raises `status` as `type` with the message the command prints after "proton-viewer: error: ".
 // Returns nullptr for `return` chaining.

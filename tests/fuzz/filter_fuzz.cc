@@ -85,7 +85,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (!proton::tree::PrepareProfile(tree, "fuzz").ok()) return 0;
 
-  proton::viewer::ViewerArgs args;
+  proton::viewer::ViewOptions args;
   args.metrics = {"time/ns", "count/%"};
   ((mode & 1) ? args.exclude : args.include) = pattern;
   if (mode & 2) {

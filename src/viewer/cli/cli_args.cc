@@ -47,10 +47,8 @@ const ArgParser& Parser() {
           {Id(Opt::kExclude), {"-e", "--exclude"}, ArgValue::kOne},
           {Id(Opt::kThreshold), {"-t", "--threshold"}, ArgValue::kOne},
           {Id(Opt::kDepth), {"-d", "--depth"}, ArgValue::kOne},
-          {Id(Opt::kFormat),
-           {"-f", "--format"},
-           ArgValue::kOne,
-           {"full", "file_function_line", "function_line", "file_function"}},  // NameFormat's order
+          // -f's choices are SetFormat's check, which the Python API shares.
+          {Id(Opt::kFormat), {"-f", "--format"}, ArgValue::kOne},
           {Id(Opt::kPrintSorted), {"--print-sorted"}},
           {Id(Opt::kDiffProfile), {"--diff-profile", "-diff"}, ArgValue::kOne},
           // Ours (§11.7-§11.12): found only by their full spelling (or with "=VALUE"), so that
@@ -106,7 +104,7 @@ std::string_view TrimSpacesTabs(std::string_view s) {
 }
 
 // --fail-above's value: PCT or PCT,MIN, each a finite non-negative Python float().
-Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
+Status TakeFailAbove(OutputOptions& a, const std::string& value) {
   const size_t comma = value.find(',');
   std::optional<double> pct = ParsePyFloat(value.substr(0, comma));
   std::optional<double> min = comma == std::string::npos ? std::optional<double>(0.0)
@@ -126,12 +124,12 @@ Status TakeFailAbove(ViewerArgs& a, const std::string& value) {
 }
 
 struct ScanState {
-  ViewerArgs args;
+  ViewerOptions args;
   std::optional<std::string> metrics_text;  // -m as given (last one wins)
   std::vector<std::string> positionals;
 };
 
-Status TakeExport(ViewerArgs& args, const std::string& value) {
+Status TakeExport(OutputOptions& args, const std::string& value) {
   if (!ExportFormatOf(value)) {
     return ArgumentError(Opt::kExport,
                          "FILE must end in " + ExportSuffixes() + ": '" + value + "'");
@@ -141,76 +139,55 @@ Status TakeExport(ViewerArgs& args, const std::string& value) {
 }
 
 // --html and --speedscope: a non-empty output path.
-Status TakeOutputPath(ViewerArgs& args, Opt opt, const std::string& value) {
+Status TakeOutputPath(OutputOptions& args, Opt opt, const std::string& value) {
   if (value.empty()) return ArgumentError(opt, "FILE must not be empty");
   (opt == Opt::kHtml ? args.html_path : args.speedscope_path) = value;
   return Status();
 }
 
-Status TakeThreshold(ViewerArgs& args, const std::string& value) {
-  std::optional<double> threshold = ParsePyFloat(value);
-  if (!threshold) return ArgumentError(Opt::kThreshold, "invalid float value: '" + value + "'");
-  // inf and nan are accepted here, like Python's float(); see CheckAfterScan.
-  args.threshold = *threshold;
-  args.has_threshold = *threshold != 0.0;  // Python truthiness: -t 0 does nothing
-  args.threshold_text = value;
-  return Status();
-}
-
-Status TakeDepth(ViewerArgs& args, const std::string& value) {
-  std::optional<int64_t> depth = ParsePyInt(value);
-  if (!depth) return ArgumentError(Opt::kDepth, "invalid int value: '" + value + "'");
-  args.depth = *depth;
-  return Status();
-}
-
-// -f's choices are listed in NameFormat's order.
-NameFormat FormatNamed(const std::string& word) {
-  const std::vector<std::string_view>& choices = OptionWithId(Parser(), Id(Opt::kFormat)).choices;
-  return static_cast<NameFormat>(std::find(choices.begin(), choices.end(), word) - choices.begin());
-}
-
 // take_action: converts and stores one option's value; the engine has checked the choices, and
 // an optional value that is absent (nullptr) takes its default.
 Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
-  ViewerArgs& args = state.args;
+  ViewOptions& view = state.args.view;
+  OutputOptions& output = state.args.output;
   switch (opt) {
-    case Opt::kHelp: args.help = true; return Status();
-    case Opt::kList: args.list = true; return Status();
-    case Opt::kPrintSorted: args.print_sorted = true; return Status();
+    case Opt::kHelp: state.args.help = true; return Status();
+    case Opt::kList: output.list = true; return Status();
+    case Opt::kPrintSorted: view.print_sorted = true; return Status();
     case Opt::kMetrics: state.metrics_text = *value; return Status();
-    case Opt::kInclude: args.include = *value; return Status();
-    case Opt::kExclude: args.exclude = *value; return Status();
-    case Opt::kDiffProfile: args.diff_profile = *value; return Status();
-    case Opt::kFailAbove: return TakeFailAbove(args, *value);
+    case Opt::kInclude: view.include = *value; return Status();
+    case Opt::kExclude: view.exclude = *value; return Status();
+    case Opt::kDiffProfile: state.args.input.diff_profile = *value; return Status();
+    case Opt::kFailAbove: return TakeFailAbove(output, *value);
     case Opt::kMatch:
-      args.match = *value == "normalized" ? MatchMode::kNormalized : MatchMode::kExact;
+      view.match = *value == "normalized" ? MatchMode::kNormalized : MatchMode::kExact;
       return Status();
     case Opt::kDemangle:
-      args.demangle =
+      view.demangle =
           value != nullptr && *value == "short" ? DemangleMode::kShort : DemangleMode::kFull;
       return Status();
-    case Opt::kExport: return TakeExport(args, *value);
+    case Opt::kExport: return TakeExport(output, *value);
     case Opt::kHtml:
-    case Opt::kSpeedscope: return TakeOutputPath(args, opt, *value);
+    case Opt::kSpeedscope: return TakeOutputPath(output, opt, *value);
     case Opt::kMerge:
-      args.merge = value != nullptr && *value == "sum" ? MergeMode::kSum : MergeMode::kStats;
+      state.args.input.merge =
+          value != nullptr && *value == "sum" ? MergeMode::kSum : MergeMode::kStats;
       return Status();
-    case Opt::kThreshold: return TakeThreshold(args, *value);
-    case Opt::kDepth: return TakeDepth(args, *value);
-    case Opt::kFormat: args.format = FormatNamed(*value); return Status();
+    case Opt::kThreshold: return SetThreshold(view, *value);
+    case Opt::kDepth: return SetDepth(view, *value);
+    case Opt::kFormat: return SetFormat(view, *value);
   }
   return Status();
 }
 
 // --merge's combinations (§11.11): it reads FILEs only, and standard input at most once.
-Status CheckMerge(const ViewerArgs& a) {
-  if (a.merge == MergeMode::kNone) return Status();
-  if (a.list) return Status::UsageError("--merge cannot be used with -l/--list");
-  if (!a.diff_profile.empty()) {
+Status CheckMerge(const ViewerOptions& a) {
+  if (a.input.merge == MergeMode::kNone) return Status();
+  if (a.output.list) return Status::UsageError("--merge cannot be used with -l/--list");
+  if (!a.input.diff_profile.empty()) {
     return Status::UsageError("--merge cannot be used with --diff-profile");
   }
-  if (std::count(a.files.begin(), a.files.end(), "-") > 1) {
+  if (std::count(a.input.files.begin(), a.input.files.end(), "-") > 1) {
     return Status::UsageError("standard input ('-') can only be read once");
   }
   return Status();
@@ -219,7 +196,7 @@ Status CheckMerge(const ViewerArgs& a) {
 // The FILE count (unknown options were reported by the scan): one, or several with --merge.
 Status CheckPositionals(const ScanState& state) {
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (state.positionals.size() > 1 && state.args.merge == MergeMode::kNone) {
+  if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
   }
@@ -228,6 +205,7 @@ Status CheckPositionals(const ScanState& state) {
 
 // -m's comma-separated items, trimmed; an empty item is an error.
 Status SplitMetrics(const std::string& metrics_text, std::vector<std::string>& metrics) {
+  metrics.clear();
   std::string_view text = metrics_text;
   size_t start = 0;
   while (true) {
@@ -246,58 +224,108 @@ Status SplitMetrics(const std::string& metrics_text, std::vector<std::string>& m
 }
 
 // The options that need metrics or a diff, and those that exclude each other.
-Status CheckOutputOptions(const ViewerArgs& args) {
-  if (args.has_fail_above && args.diff_profile.empty()) {
+Status CheckOutputOptions(const ViewerOptions& options) {
+  const OutputOptions& output = options.output;
+  const bool no_metrics = options.view.metrics.empty();
+  const bool diff = !options.input.diff_profile.empty();
+  if (output.has_fail_above && !diff) {
     return Status::UsageError("--fail-above needs --diff-profile");
   }
   // Without metrics nothing is read (§2.4): a gate or an export would silently do nothing.
-  if (args.metrics.empty() && args.has_fail_above) {
+  if (no_metrics && output.has_fail_above) {
     return Status::UsageError("--fail-above needs a metric (-m)");
   }
-  if (args.metrics.empty() && !args.export_path.empty()) {
+  if (no_metrics && !output.export_path.empty()) {
     return Status::UsageError("--export needs a metric (-m)");
   }
-  if (args.metrics.empty() && !args.html_path.empty()) {
+  if (no_metrics && !output.html_path.empty()) {
     return Status::UsageError("--html needs a metric (-m)");
   }
-  if (args.metrics.empty() && !args.speedscope_path.empty()) {
+  if (no_metrics && !output.speedscope_path.empty()) {
     return Status::UsageError("--speedscope needs a metric (-m)");
   }
   // speedscope has no notion of a difference (negative weights); --html draws diffs.
-  if (!args.speedscope_path.empty() && !args.diff_profile.empty()) {
+  if (!output.speedscope_path.empty() && diff) {
     return Status::UsageError("--speedscope cannot be combined with --diff-profile");
   }
   return Status();
 }
 
 Status CheckAfterScan(ScanState& state) {
-  ViewerArgs& args = state.args;
+  ViewerOptions& args = state.args;
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
-  args.file = state.positionals[0];
-  args.files = state.positionals;
+  args.input.files = state.positionals;
   PROTON_RETURN_IF_ERROR(CheckMerge(args));
-  if (!args.include.empty() && !args.exclude.empty()) {
-    return Status::UsageError("Cannot specify both include and exclude");
-  }
+  PROTON_RETURN_IF_ERROR(CheckIncludeExclude(args.view));
   // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
-  if (args.list) return Status();
-  if (state.metrics_text && !state.metrics_text->empty()) {
-    PROTON_RETURN_IF_ERROR(SplitMetrics(*state.metrics_text, args.metrics));
-  }
-  if (args.file == "-" && args.diff_profile == "-") {
+  if (args.output.list) return Status();
+  if (state.metrics_text) PROTON_RETURN_IF_ERROR(SetMetrics(args.view, *state.metrics_text));
+  if (args.input.file() == "-" && args.input.diff_profile == "-") {
     return Status::UsageError("standard input ('-') can only be read once");
   }
-  // The reference fails on a non-finite threshold only once it filters, i.e. with metrics.
-  if (!args.metrics.empty() && std::isnan(args.threshold - args.threshold)) {
-    return ArgumentError(Opt::kThreshold,
-                         "threshold must be a finite number: '" + args.threshold_text + "'");
-  }
+  PROTON_RETURN_IF_ERROR(CheckThresholdFinite(args.view));
   return CheckOutputOptions(args);
 }
 
 }  // namespace
 
-Result<ViewerArgs> ParseViewerArgs(const std::vector<std::string>& args) {
+Status SetMetrics(ViewOptions& view, const std::string& text) {
+  view.metrics.clear();
+  if (text.empty()) return Status();
+  return SplitMetrics(text, view.metrics);
+}
+
+Status SetThreshold(ViewOptions& view, const std::string& value) {
+  std::optional<double> threshold = ParsePyFloat(value);
+  if (!threshold) return ArgumentError(Opt::kThreshold, "invalid float value: '" + value + "'");
+  // inf and nan are accepted here, like Python's float(); see CheckThresholdFinite.
+  view.threshold = *threshold;
+  view.has_threshold = *threshold != 0.0;  // Python truthiness: -t 0 does nothing
+  view.threshold_text = value;
+  return Status();
+}
+
+Status SetDepth(ViewOptions& view, const std::string& value) {
+  std::optional<int64_t> depth = ParsePyInt(value);
+  if (!depth) return ArgumentError(Opt::kDepth, "invalid int value: '" + value + "'");
+  view.depth = *depth;
+  return Status();
+}
+
+Status SetFormat(ViewOptions& view, const std::string& value) {
+  // argparse's "invalid choice" message, with the choices in NameFormat's order.
+  static constexpr std::string_view kChoices[] = {"full", "file_function_line", "function_line",
+                                                  "file_function"};
+  const auto* found = std::find(std::begin(kChoices), std::end(kChoices), value);
+  if (found == std::end(kChoices)) {
+    std::string listed;
+    for (std::string_view choice : kChoices) {
+      listed += (listed.empty() ? "" : ", ") + QuoteVerbatim(choice);
+    }
+    return ArgumentError(
+        Opt::kFormat, "invalid choice: " + QuoteVerbatim(value) + " (choose from " + listed + ")");
+  }
+  view.format = static_cast<NameFormat>(found - std::begin(kChoices));
+  return Status();
+}
+
+Status CheckIncludeExclude(const ViewOptions& view) {
+  if (!view.include.empty() && !view.exclude.empty()) {
+    return Status::UsageError("Cannot specify both include and exclude");
+  }
+  return Status();
+}
+
+Status CheckThresholdFinite(const ViewOptions& view) {
+  // The reference fails on a non-finite threshold only once it filters, i.e. with metrics.
+  if (!view.metrics.empty() && std::isnan(view.threshold - view.threshold)) {
+    return ArgumentError(Opt::kThreshold,
+                         "threshold must be a finite number: '" + view.threshold_text + "'");
+  }
+  return Status();
+}
+
+Result<ViewerOptions> ParseViewerArgs(const std::vector<std::string>& args) {
   ScanState state;
   auto take = [&](const ArgOption& option, const std::string* value) {
     return TakeAction(state, static_cast<Opt>(option.id), value);

@@ -13,9 +13,27 @@
 
 namespace proton::viewer {
 
-// Parses argv[1..] (without the program name). Usage errors are Status::UsageError with the
-// exact messages of §9.1 (without the "proton-viewer: error: " prefix).
-Result<ViewerArgs> ParseViewerArgs(const std::vector<std::string>& args);
+// Parses argv[1..] (without the program name) into the typed options. Usage errors are
+// Status::UsageError with the exact messages of §9.1 (without the "proton-viewer: error: "
+// prefix).
+Result<ViewerOptions> ParseViewerArgs(const std::vector<std::string>& args);
+
+// The checks of the options that the Python API (src/python_viewer) takes as typed values:
+// the parser calls them for what it scans and the binding for what it is given, so that there
+// is one check and one message. Each takes the value as text, converts it as the command line
+// does and returns the usage error the command prints.
+// -m: the comma-separated items, trimmed ("" = no metrics); an empty item is an error.
+Status SetMetrics(ViewOptions& view, const std::string& text);
+// -t: Python float(); 0 turns the threshold off. Finite is checked by CheckThresholdFinite.
+Status SetThreshold(ViewOptions& view, const std::string& value);
+// -d: Python int().
+Status SetDepth(ViewOptions& view, const std::string& value);
+// -f: one of full, file_function_line, function_line, file_function.
+Status SetFormat(ViewOptions& view, const std::string& value);
+// -i and -e together are refused.
+Status CheckIncludeExclude(const ViewOptions& view);
+// With metrics, the threshold must be finite (as the reference fails once it filters).
+Status CheckThresholdFinite(const ViewOptions& view);
 
 // The four-line usage block (§2.1), ending in "\n".
 std::string_view UsageText();

@@ -11,7 +11,7 @@
 namespace proton::viewer {
 namespace {
 
-ViewerArgs Parse(const std::vector<std::string>& args) {
+ViewerOptions Parse(const std::vector<std::string>& args) {
   return test::ExpectValue(ParseViewerArgs(args));
 }
 
@@ -20,42 +20,42 @@ std::string Error(const std::vector<std::string>& args) {
 }
 
 TEST(CliArgs, Defaults) {
-  ViewerArgs a = Parse({"f.json"});
-  EXPECT_EQ(a.file, "f.json");
-  EXPECT_FALSE(a.list);
-  EXPECT_TRUE(a.metrics.empty());
-  EXPECT_EQ(a.depth, 100);
-  EXPECT_EQ(a.format, NameFormat::kFull);
-  EXPECT_FALSE(a.has_threshold);
-  EXPECT_FALSE(a.print_sorted);
-  EXPECT_EQ(a.diff_profile, "");
+  ViewerOptions a = Parse({"f.json"});
+  EXPECT_EQ(a.input.file(), "f.json");
+  EXPECT_FALSE(a.output.list);
+  EXPECT_TRUE(a.view.metrics.empty());
+  EXPECT_EQ(a.view.depth, 100);
+  EXPECT_EQ(a.view.format, NameFormat::kFull);
+  EXPECT_FALSE(a.view.has_threshold);
+  EXPECT_FALSE(a.view.print_sorted);
+  EXPECT_EQ(a.input.diff_profile, "");
 }
 
 TEST(CliArgs, ValueForms) {
-  EXPECT_EQ(Parse({"--metrics", "time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(Parse({"--metrics=time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(Parse({"-mtime/us", "f"}).metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(Parse({"-m=time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(Parse({"-d1", "f"}).depth, 1);
-  EXPECT_EQ(Parse({"-d5", "f"}).depth, 5);
-  EXPECT_EQ(Parse({"-d=7", "f"}).depth, 7);
-  EXPECT_EQ(Parse({"--depth=2", "f"}).depth, 2);
-  EXPECT_EQ(Parse({"-diff", "o", "f"}).diff_profile, "o");
-  EXPECT_EQ(Parse({"-diff=o", "f"}).diff_profile, "o");
-  EXPECT_EQ(Parse({"--diff-profile", "o", "f"}).diff_profile, "o");
-  EXPECT_EQ(Parse({"-f", "function_line", "f"}).format, NameFormat::kFunctionLine);
-  EXPECT_EQ(Parse({"--format=file_function", "f"}).format, NameFormat::kFileFunction);
+  EXPECT_EQ(Parse({"--metrics", "time/us", "f"}).view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"--metrics=time/us", "f"}).view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-mtime/us", "f"}).view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-m=time/us", "f"}).view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"-d1", "f"}).view.depth, 1);
+  EXPECT_EQ(Parse({"-d5", "f"}).view.depth, 5);
+  EXPECT_EQ(Parse({"-d=7", "f"}).view.depth, 7);
+  EXPECT_EQ(Parse({"--depth=2", "f"}).view.depth, 2);
+  EXPECT_EQ(Parse({"-diff", "o", "f"}).input.diff_profile, "o");
+  EXPECT_EQ(Parse({"-diff=o", "f"}).input.diff_profile, "o");
+  EXPECT_EQ(Parse({"--diff-profile", "o", "f"}).input.diff_profile, "o");
+  EXPECT_EQ(Parse({"-f", "function_line", "f"}).view.format, NameFormat::kFunctionLine);
+  EXPECT_EQ(Parse({"--format=file_function", "f"}).view.format, NameFormat::kFileFunction);
 }
 
 TEST(CliArgs, Prefixes) {
-  ViewerArgs a = Parse({"--met", "time/us", "--inc", "add", "--print", "f"});
-  EXPECT_EQ(a.metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(a.include, "add");
-  EXPECT_TRUE(a.print_sorted);
-  EXPECT_TRUE(Parse({"--li", "f"}).list);
+  ViewerOptions a = Parse({"--met", "time/us", "--inc", "add", "--print", "f"});
+  EXPECT_EQ(a.view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(a.view.include, "add");
+  EXPECT_TRUE(a.view.print_sorted);
+  EXPECT_TRUE(Parse({"--li", "f"}).output.list);
   EXPECT_TRUE(Parse({"--h", "f"}).help);
-  EXPECT_EQ(Parse({"--de", "3", "f"}).depth, 3);
-  EXPECT_EQ(Parse({"--diff", "o", "f"}).diff_profile, "o");
+  EXPECT_EQ(Parse({"--de", "3", "f"}).view.depth, 3);
+  EXPECT_EQ(Parse({"--diff", "o", "f"}).input.diff_profile, "o");
   EXPECT_EQ(Error({"--d", "1", "-m", "time/us", "f"}),
             "ambiguous option: --d could match --depth, --diff-profile");
   EXPECT_EQ(Error({"-dif", "x", "f"}), "ambiguous option: -dif could match -d, -diff");
@@ -67,8 +67,8 @@ TEST(CliArgs, Prefixes) {
 }
 
 TEST(CliArgs, Clusters) {
-  ViewerArgs a = Parse({"-lmtime/us", "f"});
-  EXPECT_TRUE(a.list);
+  ViewerOptions a = Parse({"-lmtime/us", "f"});
+  EXPECT_TRUE(a.output.list);
   EXPECT_TRUE(Parse({"-lh", "f"}).help);
   EXPECT_TRUE(Parse({"-hl"}).help);
   EXPECT_EQ(Error({"-lx", "f"}), "argument -l/--list: ignored explicit argument 'x'");
@@ -86,38 +86,38 @@ TEST(CliArgs, MissingValuesAndNegativeNumbers) {
   EXPECT_EQ(Error({"-m"}), "argument -m/--metrics: expected one argument");
   EXPECT_EQ(Error({"-m", "-l", "f"}), "argument -m/--metrics: expected one argument");
   EXPECT_EQ(Error({"f", "-diff"}), "argument --diff-profile/-diff: expected one argument");
-  EXPECT_EQ(Parse({"-m", "t", "-t", "-1", "f"}).threshold, -1.0);
-  EXPECT_EQ(Parse({"-m", "t", "-t", "-.5", "f"}).threshold, -0.5);
-  EXPECT_EQ(Parse({"-d", "-2", "f"}).depth, -2);
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-1", "f"}).view.threshold, -1.0);
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-.5", "f"}).view.threshold, -0.5);
+  EXPECT_EQ(Parse({"-d", "-2", "f"}).view.depth, -2);
   EXPECT_EQ(Error({"-m", "t", "-t", "-1e5", "f"}),
             "argument -t/--threshold: expected one argument");
   EXPECT_EQ(Error({"-t", "-1.", "f"}), "argument -t/--threshold: expected one argument");
   EXPECT_EQ(Error({"-i", "-foo", "f"}), "argument -i/--include: expected one argument");
-  EXPECT_EQ(Parse({"-t=-1e5", "f"}).threshold, -1e5);
-  EXPECT_EQ(Parse({"-i=-foo", "f"}).include, "-foo");
+  EXPECT_EQ(Parse({"-t=-1e5", "f"}).view.threshold, -1e5);
+  EXPECT_EQ(Parse({"-i=-foo", "f"}).view.include, "-foo");
   // A "-..." argument with a space is not an option (argparse), so it can be a value.
-  EXPECT_EQ(Parse({"-i", "-a b", "f"}).include, "-a b");
+  EXPECT_EQ(Parse({"-i", "-a b", "f"}).view.include, "-a b");
   // "-" is positional (standard input), also as a value.
-  EXPECT_EQ(Parse({"-"}).file, "-");
-  EXPECT_EQ(Parse({"-diff", "-", "f"}).diff_profile, "-");
+  EXPECT_EQ(Parse({"-"}).input.file(), "-");
+  EXPECT_EQ(Parse({"-diff", "-", "f"}).input.diff_profile, "-");
   // A negative number alone is a positional argument.
-  EXPECT_EQ(Parse({"-5"}).file, "-5");
-  EXPECT_EQ(Parse({"-\xd9\xa1"}).file, "-\xd9\xa1");  // "-١": \d is Unicode in argparse
-  EXPECT_EQ(Parse({"-m", "t", "-t", "-\xd9\xa1", "f"}).threshold, -1.0);
+  EXPECT_EQ(Parse({"-5"}).input.file(), "-5");
+  EXPECT_EQ(Parse({"-\xd9\xa1"}).input.file(), "-\xd9\xa1");  // "-١": \d is Unicode in argparse
+  EXPECT_EQ(Parse({"-m", "t", "-t", "-\xd9\xa1", "f"}).view.threshold, -1.0);
   EXPECT_EQ(Error({"-1.2.3"}), "unrecognized arguments: -1.2.3");
 }
 
 TEST(CliArgs, DoubleDashAndRepeats) {
-  ViewerArgs a = Parse({"-m", "time/us", "-d", "2", "--", "f"});
-  EXPECT_EQ(a.file, "f");
-  EXPECT_EQ(a.depth, 2);
-  EXPECT_EQ(Parse({"--", "-l"}).file, "-l");
-  EXPECT_FALSE(Parse({"--", "-l"}).list);
+  ViewerOptions a = Parse({"-m", "time/us", "-d", "2", "--", "f"});
+  EXPECT_EQ(a.input.file(), "f");
+  EXPECT_EQ(a.view.depth, 2);
+  EXPECT_EQ(Parse({"--", "-l"}).input.file(), "-l");
+  EXPECT_FALSE(Parse({"--", "-l"}).output.list);
   EXPECT_EQ(Error({"-m", "--", "f"}), "argument -m/--metrics: expected one argument");
   EXPECT_EQ(Error({"--", "a", "--"}), "Must specify exactly one file to read (got 2)");
-  ViewerArgs r = Parse({"-m", "count", "-m", "time/us", "-d", "3", "-d", "1", "f"});
-  EXPECT_EQ(r.metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(r.depth, 1);
+  ViewerOptions r = Parse({"-m", "count", "-m", "time/us", "-d", "3", "-d", "1", "f"});
+  EXPECT_EQ(r.view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(r.view.depth, 1);
 }
 
 TEST(CliArgs, ValueTypes) {
@@ -135,19 +135,19 @@ TEST(CliArgs, ValueTypes) {
   EXPECT_EQ(Error({"-t", "nan", "-m"}), "argument -m/--metrics: expected one argument");
   EXPECT_EQ(Error({"-m", "t", "-t", "inf", "-diff", "-", "-"}),
             "standard input ('-') can only be read once");
-  EXPECT_TRUE(Parse({"-l", "-t", "inf", "f"}).list);
-  EXPECT_TRUE(Parse({"-t", "inf", "f"}).metrics.empty());
-  EXPECT_EQ(Parse({"-m", "t", "-t", "inf", "-t", "2", "f"}).threshold, 2.0);
+  EXPECT_TRUE(Parse({"-l", "-t", "inf", "f"}).output.list);
+  EXPECT_TRUE(Parse({"-t", "inf", "f"}).view.metrics.empty());
+  EXPECT_EQ(Parse({"-m", "t", "-t", "inf", "-t", "2", "f"}).view.threshold, 2.0);
   EXPECT_EQ(Error({"-f", "short", "f"}),
             "argument -f/--format: invalid choice: 'short' (choose from 'full', "
             "'file_function_line', 'function_line', 'file_function')");
-  ViewerArgs a = Parse({"-t", " 1_000 ", "f"});
-  EXPECT_EQ(a.threshold, 1000.0);
-  EXPECT_EQ(a.threshold_text, " 1_000 ");
-  EXPECT_TRUE(a.has_threshold);
-  EXPECT_FALSE(Parse({"-t", "0", "f"}).has_threshold);
-  EXPECT_FALSE(Parse({"-t", "-0.0", "f"}).has_threshold);
-  EXPECT_EQ(Parse({"-d", "99999999999999999999", "f"}).depth, INT64_MAX);
+  ViewerOptions a = Parse({"-t", " 1_000 ", "f"});
+  EXPECT_EQ(a.view.threshold, 1000.0);
+  EXPECT_EQ(a.view.threshold_text, " 1_000 ");
+  EXPECT_TRUE(a.view.has_threshold);
+  EXPECT_FALSE(Parse({"-t", "0", "f"}).view.has_threshold);
+  EXPECT_FALSE(Parse({"-t", "-0.0", "f"}).view.has_threshold);
+  EXPECT_EQ(Parse({"-d", "99999999999999999999", "f"}).view.depth, INT64_MAX);
 }
 
 TEST(CliArgs, HelpIsTakenWhenReached) {
@@ -165,21 +165,21 @@ TEST(CliArgs, PostScanChecksInOrder) {
   EXPECT_EQ(Error({"-m", "time/ns", "a", "b"}), "Must specify exactly one file to read (got 2)");
   EXPECT_EQ(Error({"-i", "a", "-e", "b"}), "Must specify a file to read");
   EXPECT_EQ(Error({"-i", "a", "-e", "b", "f"}), "Cannot specify both include and exclude");
-  ViewerArgs a = Parse({"-e", "", "-i", "add", "f"});
-  EXPECT_EQ(a.include, "add");
-  EXPECT_EQ(a.exclude, "");
+  ViewerOptions a = Parse({"-e", "", "-i", "add", "f"});
+  EXPECT_EQ(a.view.include, "add");
+  EXPECT_EQ(a.view.exclude, "");
   EXPECT_EQ(Error({"-m", "time/us,", "f"}),
             "argument -m/--metrics: empty metric name in 'time/us,'");
   EXPECT_EQ(Error({"-m", ",", "f"}), "argument -m/--metrics: empty metric name in ','");
   EXPECT_EQ(Error({"-m", "a, ,b", "f"}), "argument -m/--metrics: empty metric name in 'a, ,b'");
-  EXPECT_TRUE(Parse({"-m", "", "f"}).metrics.empty());
-  EXPECT_EQ(Parse({"-m", " time/ns ,\tcount ", "f"}).metrics,
+  EXPECT_TRUE(Parse({"-m", "", "f"}).view.metrics.empty());
+  EXPECT_EQ(Parse({"-m", " time/ns ,\tcount ", "f"}).view.metrics,
             (std::vector<std::string>{"time/ns", "count"}));
   EXPECT_EQ(Error({"-m", "t", "-diff", "-", "-"}), "standard input ('-') can only be read once");
   EXPECT_EQ(Error({"-i", "a", "-e", "b", "-m", ",", "f"}),
             "Cannot specify both include and exclude");
   // -l ignores -m and --diff-profile (only the include/exclude check applies).
-  EXPECT_TRUE(Parse({"-l", "-m", "time/us,", "f"}).list);
+  EXPECT_TRUE(Parse({"-l", "-m", "time/us,", "f"}).output.list);
   EXPECT_EQ(Error({"-l", "-i", "a", "-e", "b", "f"}), "Cannot specify both include and exclude");
 }
 
@@ -213,27 +213,27 @@ namespace {
 // Our own options (§11.6-§11.8): full spellings only, so the reference's abbreviations keep
 // their meaning.
 TEST(CliArgs, ExtensionsAreFullSpellingsOnly) {
-  EXPECT_EQ(Parse({"--m", "time/us", "f"}).metrics, std::vector<std::string>{"time/us"});
-  EXPECT_EQ(Parse({"--ex", "x", "f"}).exclude, "x");
-  EXPECT_EQ(Parse({"--f", "function_line", "f"}).format, NameFormat::kFunctionLine);
+  EXPECT_EQ(Parse({"--m", "time/us", "f"}).view.metrics, std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Parse({"--ex", "x", "f"}).view.exclude, "x");
+  EXPECT_EQ(Parse({"--f", "function_line", "f"}).view.format, NameFormat::kFunctionLine);
   EXPECT_EQ(Error({"--ma", "exact", "f"}), "unrecognized arguments: --ma");
   EXPECT_EQ(Error({"--fail", "1", "-m", "t", "-diff", "g", "f"}), "unrecognized arguments: --fail");
   EXPECT_EQ(Error({"--exp", "a.csv", "-m", "t", "f"}), "unrecognized arguments: --exp");
 }
 
 TEST(CliArgs, FailAboveMatchExport) {
-  ViewerArgs a = Parse({"-m", "time/us", "--fail-above", "10,5e3", "--match=normalized", "--export",
-                        "out.jsonl", "-diff", "old", "new"});
-  EXPECT_TRUE(a.has_fail_above);
-  EXPECT_EQ(a.fail_above_pct, 10);
-  EXPECT_EQ(a.fail_above_min, 5000);
-  EXPECT_EQ(a.match, MatchMode::kNormalized);
-  EXPECT_EQ(a.export_path, "out.jsonl");
-  ViewerArgs b = Parse({"-m", "t", "--fail-above=2.5", "-diff", "old", "new"});
-  EXPECT_EQ(b.fail_above_pct, 2.5);
-  EXPECT_EQ(b.fail_above_min, 0);
-  EXPECT_EQ(b.match, MatchMode::kExact);
-  EXPECT_EQ(Parse({"-m", "t", "--export", "x.csv", "f"}).export_path, "x.csv");
+  ViewerOptions a = Parse({"-m", "time/us", "--fail-above", "10,5e3", "--match=normalized",
+                           "--export", "out.jsonl", "-diff", "old", "new"});
+  EXPECT_TRUE(a.output.has_fail_above);
+  EXPECT_EQ(a.output.fail_above_pct, 10);
+  EXPECT_EQ(a.output.fail_above_min, 5000);
+  EXPECT_EQ(a.view.match, MatchMode::kNormalized);
+  EXPECT_EQ(a.output.export_path, "out.jsonl");
+  ViewerOptions b = Parse({"-m", "t", "--fail-above=2.5", "-diff", "old", "new"});
+  EXPECT_EQ(b.output.fail_above_pct, 2.5);
+  EXPECT_EQ(b.output.fail_above_min, 0);
+  EXPECT_EQ(b.view.match, MatchMode::kExact);
+  EXPECT_EQ(Parse({"-m", "t", "--export", "x.csv", "f"}).output.export_path, "x.csv");
 }
 
 TEST(CliArgs, FailAboveMatchExportErrors) {
@@ -252,17 +252,17 @@ TEST(CliArgs, FailAboveMatchExportErrors) {
 }
 
 TEST(CliArgs, Demangle) {
-  EXPECT_EQ(Parse({"f"}).demangle, DemangleMode::kOff);
-  EXPECT_EQ(Parse({"--demangle", "f"}).demangle, DemangleMode::kFull);
-  EXPECT_EQ(Parse({"--demangle=full", "f"}).demangle, DemangleMode::kFull);
-  EXPECT_EQ(Parse({"--demangle=short", "f"}).demangle, DemangleMode::kShort);
+  EXPECT_EQ(Parse({"f"}).view.demangle, DemangleMode::kOff);
+  EXPECT_EQ(Parse({"--demangle", "f"}).view.demangle, DemangleMode::kFull);
+  EXPECT_EQ(Parse({"--demangle=full", "f"}).view.demangle, DemangleMode::kFull);
+  EXPECT_EQ(Parse({"--demangle=short", "f"}).view.demangle, DemangleMode::kShort);
   // The value is only ever attached: the next argument stays FILE.
-  ViewerArgs a = Parse({"-m", "time", "--demangle", "short"});
-  EXPECT_EQ(a.demangle, DemangleMode::kFull);
-  EXPECT_EQ(a.file, "short");
+  ViewerOptions a = Parse({"-m", "time", "--demangle", "short"});
+  EXPECT_EQ(a.view.demangle, DemangleMode::kFull);
+  EXPECT_EQ(a.input.file(), "short");
   // Full spelling only (§11.6): --de and --dem keep their meaning or are unknown.
-  EXPECT_EQ(Parse({"--de", "3", "f"}).depth, 3);
-  EXPECT_EQ(Parse({"--de", "3", "f"}).demangle, DemangleMode::kOff);
+  EXPECT_EQ(Parse({"--de", "3", "f"}).view.depth, 3);
+  EXPECT_EQ(Parse({"--de", "3", "f"}).view.demangle, DemangleMode::kOff);
   EXPECT_EQ(Error({"--dem", "f"}), "unrecognized arguments: --dem");
   EXPECT_EQ(Error({"--demangle=foo", "f"}),
             "argument --demangle: invalid choice: 'foo' (choose from 'full', 'short')");
@@ -278,10 +278,10 @@ namespace {
 
 // --html and --speedscope (§11.12): full spellings only; `--h` stays --help.
 TEST(CliArgs, HtmlAndSpeedscope) {
-  ViewerArgs a = Parse({"-m", "time/us", "--html", "p.html", "--speedscope=p.json", "f"});
-  EXPECT_EQ(a.html_path, "p.html");
-  EXPECT_EQ(a.speedscope_path, "p.json");
-  EXPECT_EQ(Parse({"-m", "t", "--html=d.html", "-diff", "o", "f"}).html_path, "d.html");
+  ViewerOptions a = Parse({"-m", "time/us", "--html", "p.html", "--speedscope=p.json", "f"});
+  EXPECT_EQ(a.output.html_path, "p.html");
+  EXPECT_EQ(a.output.speedscope_path, "p.json");
+  EXPECT_EQ(Parse({"-m", "t", "--html=d.html", "-diff", "o", "f"}).output.html_path, "d.html");
   EXPECT_TRUE(Parse({"--h", "f"}).help);
   EXPECT_EQ(Error({"--ht", "x", "-m", "t", "f"}), "unrecognized arguments: --ht");
   EXPECT_EQ(Error({"--speed", "x", "-m", "t", "f"}), "unrecognized arguments: --speed");
@@ -297,14 +297,14 @@ TEST(CliArgs, HtmlAndSpeedscope) {
 }
 
 TEST(CliArgs, MergeTakesEveryFileAndItsValueOnlyAfterEquals) {
-  ViewerArgs a = Parse({"--merge", "-m", "time", "a.hatchet", "b.hatchet", "c.hatchet"});
-  EXPECT_EQ(a.merge, MergeMode::kStats);
-  EXPECT_EQ(a.files, (std::vector<std::string>{"a.hatchet", "b.hatchet", "c.hatchet"}));
-  EXPECT_EQ(a.file, "a.hatchet");
-  EXPECT_EQ(Parse({"--merge=sum", "a", "b"}).merge, MergeMode::kSum);
-  EXPECT_EQ(Parse({"--merge=stats", "a"}).merge, MergeMode::kStats);
+  ViewerOptions a = Parse({"--merge", "-m", "time", "a.hatchet", "b.hatchet", "c.hatchet"});
+  EXPECT_EQ(a.input.merge, MergeMode::kStats);
+  EXPECT_EQ(a.input.files, (std::vector<std::string>{"a.hatchet", "b.hatchet", "c.hatchet"}));
+  EXPECT_EQ(a.input.file(), "a.hatchet");
+  EXPECT_EQ(Parse({"--merge=sum", "a", "b"}).input.merge, MergeMode::kSum);
+  EXPECT_EQ(Parse({"--merge=stats", "a"}).input.merge, MergeMode::kStats);
   // Bare --merge does not take "sum" as its value: it is a FILE.
-  EXPECT_EQ(Parse({"--merge", "sum", "a"}).files.size(), 2u);
+  EXPECT_EQ(Parse({"--merge", "sum", "a"}).input.files.size(), 2u);
 }
 
 TEST(CliArgs, MergeErrors) {
@@ -321,9 +321,35 @@ TEST(CliArgs, MergeErrors) {
 
 TEST(CliArgs, MergeIsNeverAPrefixAndLeavesAbbreviationsAlone) {
   EXPECT_EQ(Error({"--mer", "a"}), "unrecognized arguments: --mer");
-  ViewerArgs a = Parse({"--merge", "--m", "time", "--de", "2", "a", "b"});
-  EXPECT_EQ(a.metrics, std::vector<std::string>{"time"});
-  EXPECT_EQ(a.depth, 2);
+  ViewerOptions a = Parse({"--merge", "--m", "time", "--de", "2", "a", "b"});
+  EXPECT_EQ(a.view.metrics, std::vector<std::string>{"time"});
+  EXPECT_EQ(a.view.depth, 2);
+}
+
+// The typed checks the Python API calls give the parser's messages and values: the parser
+// calls them itself.
+TEST(CliArgs, TypedChecksAreTheParsers) {
+  ViewOptions view;
+  EXPECT_EQ(SetThreshold(view, "x").message(), Error({"-t", "x", "f"}));
+  EXPECT_EQ(SetDepth(view, "1.5").message(), Error({"-d", "1.5", "f"}));
+  EXPECT_EQ(SetFormat(view, "tree").message(), Error({"-f", "tree", "f"}));
+  EXPECT_EQ(SetMetrics(view, "a,,b").message(), Error({"-m", "a,,b", "f"}));
+  ASSERT_TRUE(SetThreshold(view, " 1_0 ").ok());
+  ASSERT_TRUE(SetDepth(view, "-3").ok());
+  ASSERT_TRUE(SetFormat(view, "file_function").ok());
+  ASSERT_TRUE(SetMetrics(view, " a ,b").ok());
+  const ViewOptions parsed =
+      Parse({"-t", " 1_0 ", "-d", "-3", "-f", "file_function", "-m", " a ,b", "f"}).view;
+  EXPECT_EQ(view.threshold, parsed.threshold);
+  EXPECT_EQ(view.threshold_text, parsed.threshold_text);
+  EXPECT_EQ(view.depth, parsed.depth);
+  EXPECT_EQ(view.format, parsed.format);
+  EXPECT_EQ(view.metrics, parsed.metrics);
+  ASSERT_TRUE(SetThreshold(view, "inf").ok());
+  EXPECT_EQ(CheckThresholdFinite(view).message(), Error({"-m", "a", "-t", "inf", "f"}));
+  view.include = "a";
+  view.exclude = "b";
+  EXPECT_EQ(CheckIncludeExclude(view).message(), Error({"-i", "a", "-e", "b", "f"}));
 }
 
 }  // namespace

@@ -18,13 +18,13 @@ bool IsInclusiveLabel(std::string_view label) {
 
 }  // namespace
 
-Result<Prepared> Prepare(const std::string& path, const ViewerArgs& args) {
+Result<Prepared> Prepare(const std::string& path, const ViewOptions& view) {
   Prepared p;
   p.display_name = format::DisplayName(path);
   PROTON_ASSIGN_OR_RETURN(p.tree, format::LoadProfile(path));
   PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + p.display_name + "'", [&]() -> Status {
-    PROTON_ASSIGN_OR_RETURN(p.columns, ResolveColumns(p.tree, args.metrics, p.display_name));
-    return ApplyFilters(p.tree, args, p.columns[0], p.display_name);
+    PROTON_ASSIGN_OR_RETURN(p.columns, ResolveColumns(p.tree, view.metrics, p.display_name));
+    return ApplyFilters(p.tree, view, p.columns[0], p.display_name);
   }));
   return p;
 }

@@ -20,8 +20,8 @@ struct Prepared {
   std::string display_name;
 };
 
-// Reads `path`, resolves args.metrics and applies the filters of `args`.
-Result<Prepared> Prepare(const std::string& path, const ViewerArgs& args);
+// Reads `path`, resolves view.metrics and applies the filters of `view`.
+Result<Prepared> Prepare(const std::string& path, const ViewOptions& view);
 
 // §6: every column must be inclusive on both sides or exclusive on both.
 Status CheckComparable(const Prepared& left, const Prepared& right);

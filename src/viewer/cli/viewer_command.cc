@@ -36,7 +36,7 @@ namespace {
 
 // --fail-above's view of the diff: both sides' first column per union node.
 GateInput MakeGateInput(const DiffUnion& u, const Prepared& left, const Prepared& right,
-                        const ViewerArgs& args) {
+                        const OutputOptions& output) {
   GateInput g;
   g.tree = &u.tree;
   g.now.assign(u.tree.size(), kMissing);
@@ -46,22 +46,22 @@ GateInput MakeGateInput(const DiffUnion& u, const Prepared& left, const Prepared
     if (u.right[id] != kNoNode) g.base[id] = right.columns[0].Value(right.tree, u.right[id]);
   }
   g.label = left.columns[0].item;
-  g.pct = args.fail_above_pct;
-  g.min = args.fail_above_min;
-  g.spec = args.fail_above_text;
+  g.pct = output.fail_above_pct;
+  g.min = output.fail_above_min;
+  g.spec = output.fail_above_text;
   return g;
 }
 
 // What --html and --speedscope draw: the printer's input plus what the terminal leaves out.
-ReportInput MakeReportInput(const PrintInput& in, const ViewerArgs& args,
+ReportInput MakeReportInput(const PrintInput& in, const ViewOptions& view,
                             const std::vector<std::string>& argv, const Prepared& left,
                             const Prepared* right, const DiffUnion* diff) {
   ReportInput r;
   r.mode = right == nullptr ? ReportMode::kSingle : ReportMode::kDiff;
   r.print = &in;
-  r.items = args.metrics;
-  r.depth = args.depth;
-  r.format = args.format;
+  r.items = view.metrics;
+  r.depth = view.depth;
+  r.format = view.format;
   r.command.push_back("proton-viewer");
   r.command.insert(r.command.end(), argv.begin(), argv.end());
   r.profiles.push_back({left.display_name, &left.tree.devices()});
@@ -85,9 +85,9 @@ Status WriteSideOutput(const std::string& path, const std::function<Status()>& w
 }
 
 // The drawings of `report` that were asked for (--html, --speedscope), in the table's order.
-Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
+Status WriteReports(const OutputOptions& output, const ReportInput& report) {
   for (const OutputFormatInfo& f : OutputFormats()) {
-    const std::string& path = args.*f.path;
+    const std::string& path = output.*f.path;
     if (f.write_report == nullptr || path.empty()) continue;
     PROTON_RETURN_IF_ERROR(WriteSideOutput(path, [&] { return f.write_report(path, report); }));
   }
@@ -96,19 +96,21 @@ Status WriteReports(const ViewerArgs& args, const ReportInput& report) {
 
 // The side outputs, written before anything is printed so that their errors leave standard
 // output empty (§9).
-Status WriteSideOutputs(const PrintInput& in, const ViewerArgs& args,
+Status WriteSideOutputs(const PrintInput& in, const ViewerOptions& options,
                         const std::vector<std::string>& argv, const Prepared& left,
                         const std::optional<Prepared>& right,
                         const std::optional<DiffUnion>& diff) {
-  if (!args.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
-      return ExportTable(args.export_path, in, args.metrics, args.depth);
+  const ViewOptions& view = options.view;
+  const OutputOptions& output = options.output;
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
+      return ExportTable(output.export_path, in, view.metrics, view.depth);
     }));
   }
-  if (!WantsReport(args)) return Status();
+  if (!WantsReport(output)) return Status();
   return CatchOutOfMemory("preparing the pictures", [&] {
-    return WriteReports(args, MakeReportInput(in, args, argv, left, right ? &*right : nullptr,
-                                              diff ? &*diff : nullptr));
+    return WriteReports(output, MakeReportInput(in, view, argv, left, right ? &*right : nullptr,
+                                                diff ? &*diff : nullptr));
   });
 }
 
@@ -132,56 +134,59 @@ Result<int> FinishOutput(OutputBuffer& out) {
                        std::strerror(out.error()));
 }
 
-PrintOptions PrintOptionsFor(const ViewerArgs& args, bool color) {
+PrintOptions PrintOptionsFor(const ViewOptions& view, bool color) {
   PrintOptions options;
-  options.depth = args.depth;
-  options.format = args.format;
+  options.depth = view.depth;
+  options.format = view.format;
   options.color = color;
-  options.print_sorted = args.print_sorted;
+  options.print_sorted = view.print_sorted;
   return options;
 }
 
 // The tree (and --print-sorted) on standard output, flushed before returning.
-Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewerArgs& args, bool color) {
+Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewOptions& view, bool color) {
   return CatchOutOfMemory("printing", [&]() -> Result<int> {
     OutputBuffer out(out_fd);
-    PrintAll(out, in, PrintOptionsFor(args, color));
+    PrintAll(out, in, PrintOptionsFor(view, color));
     return FinishOutput(out);
   });
 }
 
 // --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
-Result<int> RunMerge(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
+Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string>& argv, int out_fd,
                      bool color) {
-  PROTON_ASSIGN_OR_RETURN(MergedProfiles merged, MergeProfiles(args));
+  const InputOptions& input = options.input;
+  const ViewOptions& view = options.view;
+  const OutputOptions& output = options.output;
+  PROTON_ASSIGN_OR_RETURN(MergedProfiles merged, MergeProfiles(input, view));
   merged.in.tree = &merged.tree;
   // Display only (§11.9): the files were matched and filtered by their stored names.
-  ApplyDemangle(merged.tree, args.demangle);
-  if (!args.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSideOutput(args.export_path, [&] {
-      return args.merge == MergeMode::kSum
-                 ? ExportTable(args.export_path, merged.in, args.metrics, args.depth)
-                 : ExportMergeTable(args.export_path, merged, args.metrics, args.depth);
+  ApplyDemangle(merged.tree, view.demangle);
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
+      return input.merge == MergeMode::kSum
+                 ? ExportTable(output.export_path, merged.in, view.metrics, view.depth)
+                 : ExportMergeTable(output.export_path, merged, view.metrics, view.depth);
     }));
   }
-  if (WantsReport(args)) {
+  if (WantsReport(output)) {
     PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
-      return WriteReports(args, MakeMergeReport(merged, args, argv));
+      return WriteReports(output, MakeMergeReport(merged, input.merge, view, argv));
     }));
   }
-  return PrintTree(out_fd, merged.in, args, color);
+  return PrintTree(out_fd, merged.in, view, color);
 }
 
 // Every input is checked before any is opened (§9.2), so a missing file is named at once,
 // not after an earlier FIFO has been waited on or a huge file read.
-Status CheckInputs(const ViewerArgs& args) {
-  if (args.merge != MergeMode::kNone) {
-    for (const std::string& file : args.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+Status CheckInputs(const InputOptions& input, bool list) {
+  if (input.merge != MergeMode::kNone) {
+    for (const std::string& file : input.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
     return Status();
   }
-  PROTON_RETURN_IF_ERROR(format::CheckInput(args.file));
-  if (args.diff_profile.empty() || args.list) return Status();
-  return format::CheckInput(args.diff_profile);
+  PROTON_RETURN_IF_ERROR(format::CheckInput(input.file()));
+  if (input.diff_profile.empty() || list) return Status();
+  return format::CheckInput(input.diff_profile);
 }
 
 // FILE alone or with --diff-profile: the printer's input, and both sides.
@@ -192,9 +197,9 @@ struct SingleView {
   PrintInput in;
 };
 
-Status BuildDiff(const ViewerArgs& args, SingleView& v) {
+Status BuildDiff(const ViewOptions& view, SingleView& v) {
   PROTON_RETURN_IF_ERROR(CheckComparable(v.left, *v.right));
-  if (args.match == MatchMode::kNormalized) {  // after the filters, which see stored names
+  if (view.match == MatchMode::kNormalized) {  // after the filters, which see stored names
     NormalizeNames(v.left.tree);
     NormalizeNames(v.right->tree);
   }
@@ -206,15 +211,17 @@ Status BuildDiff(const ViewerArgs& args, SingleView& v) {
   return Status();
 }
 
-Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& argv, int out_fd,
-                      bool color, int err_fd) {
+Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::string>& argv,
+                      int out_fd, bool color, int err_fd) {
+  const ViewOptions& view = options.view;
+  const OutputOptions& output = options.output;
   SingleView v;
-  PROTON_ASSIGN_OR_RETURN(v.left, Prepare(args.file, args));
-  if (!args.diff_profile.empty()) {
-    PROTON_ASSIGN_OR_RETURN(v.right, Prepare(args.diff_profile, args));
+  PROTON_ASSIGN_OR_RETURN(v.left, Prepare(options.input.file(), view));
+  if (!options.input.diff_profile.empty()) {
+    PROTON_ASSIGN_OR_RETURN(v.right, Prepare(options.input.diff_profile, view));
     PROTON_RETURN_IF_ERROR(CatchOutOfMemory(
         "comparing '" + v.left.display_name + "' with '" + v.right->display_name + "'",
-        [&] { return BuildDiff(args, v); }));
+        [&] { return BuildDiff(view, v); }));
   } else {
     v.in.tree = &v.left.tree;
     PROTON_RETURN_IF_ERROR(CatchOutOfMemory("processing '" + v.left.display_name + "'", [&] {
@@ -223,12 +230,12 @@ Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& ar
     }));
   }
   // Display only (§11.9): the filters, the pairing and the merges above saw the stored names.
-  ApplyDemangle(v.diff ? v.diff->tree : v.left.tree, args.demangle);
-  PROTON_RETURN_IF_ERROR(WriteSideOutputs(v.in, args, argv, v.left, v.right, v.diff));
-  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, v.in, args, color));
-  if (printed != 0 || !args.has_fail_above) return printed;
+  ApplyDemangle(v.diff ? v.diff->tree : v.left.tree, view.demangle);
+  PROTON_RETURN_IF_ERROR(WriteSideOutputs(v.in, options, argv, v.left, v.right, v.diff));
+  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, v.in, view, color));
+  if (printed != 0 || !output.has_fail_above) return printed;
   // The gate's lines come after the normal output, which PrintTree flushed.
-  const bool failed = ReportGateFailures(MakeGateInput(*v.diff, v.left, *v.right, args),
+  const bool failed = ReportGateFailures(MakeGateInput(*v.diff, v.left, *v.right, output),
                                          [&](std::string_view text) { WriteAll(err_fd, text); });
   return failed ? kGateFailedStatus : 0;
 }
@@ -236,22 +243,23 @@ Result<int> RunSingle(const ViewerArgs& args, const std::vector<std::string>& ar
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
-  PROTON_ASSIGN_OR_RETURN(ViewerArgs args, ParseViewerArgs(argv));
-  if (args.help) {
+  PROTON_ASSIGN_OR_RETURN(ViewerOptions options, ParseViewerArgs(argv));
+  if (options.help) {
     OutputBuffer out(out_fd);
     out.Write(HelpText());
     return FinishOutput(out);
   }
-  if (args.metrics.empty() && !args.list) return 0;  // FILE is not even opened (§2.4)
-  PROTON_RETURN_IF_ERROR(CheckInputs(args));
-  if (args.list) {
-    PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(args.file));
+  const bool list = options.output.list;
+  if (options.view.metrics.empty() && !list) return 0;  // FILE is not even opened (§2.4)
+  PROTON_RETURN_IF_ERROR(CheckInputs(options.input, list));
+  if (list) {
+    PROTON_ASSIGN_OR_RETURN(ProfileTree tree, format::LoadProfile(options.input.file()));
     OutputBuffer out(out_fd);
     PrintMetricList(out, tree);
     return FinishOutput(out);
   }
-  if (args.merge != MergeMode::kNone) return RunMerge(args, argv, out_fd, color);
-  return RunSingle(args, argv, out_fd, color, err_fd);
+  if (options.input.merge != MergeMode::kNone) return RunMerge(options, argv, out_fd, color);
+  return RunSingle(options, argv, out_fd, color, err_fd);
 }
 
 namespace {

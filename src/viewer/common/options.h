@@ -1,6 +1,9 @@
-// What one proton-viewer run is asked to do (viewer.md §2): the options of the command line,
-// filled by the parser (viewer/cli/cli_args.h) or by the Python API (src/python_viewer), and
-// read by every step. Kept apart from the parser so that the steps need not depend on it.
+// What one proton-viewer run is asked to do (viewer.md §2), as typed options grouped by concern:
+// what is read (InputOptions), how the tree is computed and shown (ViewOptions) and what is
+// written (OutputOptions). The command line parser (viewer/cli/cli_args.h) and the Python API
+// (src/python_viewer) fill them; each step takes only the part it reads, so that a printer or
+// a filter cannot come to depend on, say, the list of FILEs. Kept apart from the parser so that
+// the steps need not depend on it.
 #pragma once
 
 #include <cstdint>
@@ -21,9 +24,18 @@ enum class DemangleMode { kOff, kFull, kShort };
 // --merge over several FILEs (§11.11): none, per-node statistics, or the sum.
 enum class MergeMode { kNone, kStats, kSum };
 
-struct ViewerArgs {
-  bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
-  bool list = false;
+// The profiles read: FILE (or several with --merge) and --diff-profile's OTHER.
+struct InputOptions {
+  std::vector<std::string> files;      // every FILE, in order (one unless --merge)
+  MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
+  std::string diff_profile;            // "" = no diff
+
+  // The first FILE; the parser guarantees there is one.
+  const std::string& file() const { return files.front(); }
+};
+
+// The columns, the filters and how frames are paired, named and printed.
+struct ViewOptions {
   std::vector<std::string> metrics;  // -m items, trimmed; empty = no metrics
   std::string include;               // "" = not given (an empty value counts as not given)
   std::string exclude;
@@ -34,20 +46,29 @@ struct ViewerArgs {
   int64_t depth = 100;
   NameFormat format = NameFormat::kFull;
   bool print_sorted = false;
-  std::string diff_profile;  // "" = no diff
+  // Beyond the reference (§11.7, §11.9); matched by their full spelling only.
+  MatchMode match = MatchMode::kExact;
+  DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
+};
+
+// What is written besides (or instead of) the printed tree, and the regression gate.
+struct OutputOptions {
+  bool list = false;  // -l: the metric names instead of the tree
   // Beyond the reference (§11.7-§11.12); matched by their full spelling only.
   bool has_fail_above = false;  // --fail-above PCT[,MIN]: the regression gate
   double fail_above_pct = 0.0;  // finite, >= 0
   double fail_above_min = 0.0;  // finite, >= 0
   std::string fail_above_text;  // as typed, for the offending-frame lines
-  MatchMode match = MatchMode::kExact;
-  std::string export_path;                     // --export FILE ("" = none); ends in .csv or .jsonl
-  DemangleMode demangle = DemangleMode::kOff;  // --demangle[=full|short]
-  std::string html_path;               // --html FILE ("" = none): the interactive page (§11.12)
-  std::string speedscope_path;         // --speedscope FILE ("" = none), not with a diff (§11.12)
-  MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
-  std::string file;                    // the first FILE
-  std::vector<std::string> files;      // every FILE, in order (one unless --merge)
+  std::string export_path;      // --export FILE ("" = none); ends in .csv or .jsonl
+  std::string html_path;        // --html FILE ("" = none): the interactive page (§11.12)
+  std::string speedscope_path;  // --speedscope FILE ("" = none), not with a diff (§11.12)
+};
+
+struct ViewerOptions {
+  bool help = false;  // -h was reached: print HelpText() and exit 0; nothing else is valid
+  InputOptions input;
+  ViewOptions view;
+  OutputOptions output;
 };
 
 }  // namespace proton::viewer

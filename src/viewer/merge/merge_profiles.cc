@@ -58,9 +58,9 @@ Result<LoadedFile> LoadFile(const std::string& path) {
 }
 
 // Derived per file, filtered by -i/-e (the threshold applies to the merged values).
-Status PrepareStatsFile(LoadedFile& file, const ViewerArgs& args) {
-  PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, args.metrics, file.display_name));
-  ViewerArgs names_only = args;
+Status PrepareStatsFile(LoadedFile& file, const ViewOptions& view) {
+  PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, view.metrics, file.display_name));
+  ViewOptions names_only = view;
   names_only.has_threshold = false;
   PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, file.columns[0], file.display_name));
   MergeDuplicates(file.tree);
@@ -73,14 +73,15 @@ size_t LoadThreads(size_t files) {
   return std::min<size_t>(std::thread::hardware_concurrency(), 4);
 }
 
-// Loads args.files on worker threads and calls consume(file) in FILE order.
-Status ForEachFile(const ViewerArgs& args, const std::function<Status(LoadedFile&)>& prepare,
+// Loads `files` on worker threads and calls consume(file) in FILE order.
+Status ForEachFile(const std::vector<std::string>& files,
+                   const std::function<Status(LoadedFile&)>& prepare,
                    const std::function<Status(LoadedFile&)>& consume) {
-  const size_t threads = LoadThreads(args.files.size());
+  const size_t threads = LoadThreads(files.size());
   return InOrderLoader<LoadedFile>::Run(
-      args.files.size(), threads, threads + 1,
+      files.size(), threads, threads + 1,
       [&](size_t i) -> Result<LoadedFile> {
-        PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(args.files[i]));
+        PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(files[i]));
         if (file.empty) return file;
         file.prepared = CatchOutOfMemory("processing " + Quoted(file.display_name),
                                          [&] { return prepare(file); });
@@ -174,22 +175,23 @@ UnionStats ComputeUnionStats(const MergeStore& store, size_t columns, size_t uni
 // The union tree after -t, which keeps the frames whose first column's median passes, with
 // their ancestors (§5.3). `union_of` gets each kept node's union node.
 Result<ProfileTree> BuildStatsTree(const MergeUnion& merged, const UnionStats& stats,
-                                   const ViewerArgs& args, std::vector<NodeId>& union_of) {
+                                   const ViewOptions& view, size_t files,
+                                   std::vector<NodeId>& union_of) {
   std::vector<NodeId> tree_id;
   ProfileTree tree = merged.BuildTree(tree_id);
   union_of.assign(tree.size(), kNoNode);
   for (NodeId u = 0; u < tree_id.size(); ++u) union_of[tree_id[u]] = u;
-  if (!args.has_threshold) return tree;
+  if (!view.has_threshold) return tree;
   // The union ids ride along as a column: the reduction renumbers the nodes.
   ExtraColumn& ids = tree.extra_columns().emplace_back();
   std::vector<uint8_t> matched(tree.size());
   for (NodeId n = 0; n < tree.size(); ++n) {
     ids.values.push_back(union_of[n]);
-    matched[n] = stats.stats[0][union_of[n]].median >= args.threshold ? 1 : 0;
+    matched[n] = stats.stats[0][union_of[n]].median >= view.threshold ? 1 : 0;
   }
   if (!ApplyFilter(tree, FilterKind::kThreshold, matched)) {
-    return Status::Error("--threshold " + args.threshold_text + " removes every frame in " +
-                         Quoted(MergeDisplayName(args.files.size())));
+    return Status::Error("--threshold " + view.threshold_text + " removes every frame in " +
+                         Quoted(MergeDisplayName(files)));
   }
   const std::vector<double>& kept_ids = tree.extra_columns()[0].values;
   union_of.assign(kept_ids.begin(), kept_ids.end());
@@ -225,13 +227,13 @@ void AddDevices(DeviceTable& all, const DeviceTable& more, DeviceTable& first_li
   }
 }
 
-Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
+Result<MergedProfiles> MergeStatsProfiles(const InputOptions& input, const ViewOptions& view) {
   MergedProfiles out;
   MergeUnion merged;
   MergeSourceCheck check;
   std::vector<ColumnRef> columns;
   DeviceTable devices;
-  const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, args); };
+  const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, view); };
   const auto add = [&](LoadedFile& file) -> Status {
     if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
@@ -244,18 +246,20 @@ Result<MergedProfiles> MergeStatsProfiles(const ViewerArgs& args) {
     }
     return AddStatsFile(file, merged, out.store, columns);
   };
-  PROTON_RETURN_IF_ERROR(ForEachFile(args, prepare, add));
+  PROTON_RETURN_IF_ERROR(ForEachFile(input.files, prepare, add));
   if (columns.empty()) {  // every file was empty
-    return Status::Error(Quoted(MergeDisplayName(args.files.size())) + " contains no profile data");
+    return Status::Error(Quoted(MergeDisplayName(input.files.size())) +
+                         " contains no profile data");
   }
   const UnionStats stats = ComputeUnionStats(out.store, columns.size(), merged.size());
-  PROTON_ASSIGN_OR_RETURN(out.tree, BuildStatsTree(merged, stats, args, out.union_of));
+  PROTON_ASSIGN_OR_RETURN(out.tree,
+                          BuildStatsTree(merged, stats, view, input.files.size(), out.union_of));
   FillStatsColumns(stats, columns, out.union_of, out.in);
   return out;
 }
 
 // --merge=sum: the raw metrics added up, then the ordinary steps on the one summed profile.
-Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
+Result<MergedProfiles> MergeSumProfiles(const InputOptions& input, const ViewOptions& view) {
   MergeUnion merged;
   MergeSum sum;
   MergeSourceCheck check;
@@ -278,15 +282,15 @@ Result<MergedProfiles> MergeSumProfiles(const ViewerArgs& args) {
     AddDevices(devices, file.tree.devices(), file_devices.emplace_back());
     return Status();
   };
-  PROTON_RETURN_IF_ERROR(ForEachFile(args, merge_duplicates, add));
-  const std::string name = MergeDisplayName(args.files.size());
+  PROTON_RETURN_IF_ERROR(ForEachFile(input.files, merge_duplicates, add));
+  const std::string name = MergeDisplayName(input.files.size());
   MergedProfiles out;
   out.store.files = std::move(files);
   out.file_devices = std::move(file_devices);
   PROTON_ASSIGN_OR_RETURN(out.tree, sum.Build(merged, devices, name));
   PROTON_ASSIGN_OR_RETURN(std::vector<ColumnRef> columns,
-                          ResolveColumns(out.tree, args.metrics, name));
-  PROTON_RETURN_IF_ERROR(ApplyFilters(out.tree, args, columns[0], name));
+                          ResolveColumns(out.tree, view.metrics, name));
+  PROTON_RETURN_IF_ERROR(ApplyFilters(out.tree, view, columns[0], name));
   for (const ColumnRef& column : columns) {
     std::vector<double>& v = out.in.columns.emplace_back(out.tree.size());
     for (NodeId n = 0; n < out.tree.size(); ++n) v[n] = column.Value(out.tree, n);
@@ -301,12 +305,14 @@ std::string MergeDisplayName(size_t files) {
   return "<merge of " + std::to_string(files) + (files == 1 ? " file>" : " files>");
 }
 
-Result<MergedProfiles> MergeProfiles(const ViewerArgs& args) {
+Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view) {
   // The steps above name the file that ran out; this names the steps after the last file.
-  return CatchOutOfMemory("merging " + Quoted(MergeDisplayName(args.files.size())),
+  return CatchOutOfMemory("merging " + Quoted(MergeDisplayName(input.files.size())),
                           [&]() -> Result<MergedProfiles> {
-                            if (args.merge == MergeMode::kSum) return MergeSumProfiles(args);
-                            return MergeStatsProfiles(args);
+                            if (input.merge == MergeMode::kSum) {
+                              return MergeSumProfiles(input, view);
+                            }
+                            return MergeStatsProfiles(input, view);
                           });
 }
 

@@ -36,9 +36,9 @@ struct MergedProfiles {
   std::vector<DeviceTable> file_devices;
 };
 
-// Reads every file of args.files and merges them as args.merge says; the first failing file
+// Reads every file of input.files and merges them as input.merge says; the first failing file
 // reports its error. Errors also for files from different devices or contexts.
-Result<MergedProfiles> MergeProfiles(const ViewerArgs& args);
+Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view);
 
 // The name of the merge in messages ("--threshold 5 removes every frame in '<merge of 3
 // files>'").

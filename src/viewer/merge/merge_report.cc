@@ -3,14 +3,14 @@
 
 namespace proton::viewer {
 
-ReportInput MakeMergeReport(const MergedProfiles& merged, const ViewerArgs& args,
+ReportInput MakeMergeReport(const MergedProfiles& merged, MergeMode mode, const ViewOptions& view,
                             const std::vector<std::string>& argv) {
   ReportInput r;
-  r.mode = args.merge == MergeMode::kSum ? ReportMode::kSingle : ReportMode::kMerge;
+  r.mode = mode == MergeMode::kSum ? ReportMode::kSingle : ReportMode::kMerge;
   r.print = &merged.in;
-  r.items = args.metrics;
-  r.depth = args.depth;
-  r.format = args.format;
+  r.items = view.metrics;
+  r.depth = view.depth;
+  r.format = view.format;
   r.command.push_back("proton-viewer");
   r.command.insert(r.command.end(), argv.begin(), argv.end());
   for (size_t f = 0; f < merged.store.files.size(); ++f) {

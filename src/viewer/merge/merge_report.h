@@ -13,7 +13,7 @@ namespace proton::viewer {
 
 // `merged.in.tree` must be set; the result points into `merged`. --merge=stats gives a
 // kMerge report, --merge=sum a kSingle one over the summed tree.
-ReportInput MakeMergeReport(const MergedProfiles& merged, const ViewerArgs& args,
+ReportInput MakeMergeReport(const MergedProfiles& merged, MergeMode mode, const ViewOptions& view,
                             const std::vector<std::string>& argv);
 
 }  // namespace proton::viewer

@@ -23,30 +23,30 @@ Result<std::vector<uint8_t>> MatchNames(const ProfileTree& tree, std::string_vie
 
 }  // namespace
 
-Status ApplyFilters(ProfileTree& tree, const ViewerArgs& args, const ColumnRef& first,
+Status ApplyFilters(ProfileTree& tree, const ViewOptions& view, const ColumnRef& first,
                     std::string_view display_name) {
   const std::string file = Quoted(display_name);
-  if (!args.include.empty()) {
+  if (!view.include.empty()) {
     PROTON_ASSIGN_OR_RETURN(std::vector<uint8_t> matched,
-                            MatchNames(tree, args.include, "--include"));
+                            MatchNames(tree, view.include, "--include"));
     if (!ApplyFilter(tree, FilterKind::kInclude, matched)) {
-      return Status::Error("--include '" + args.include + "' matches no frame in " + file);
+      return Status::Error("--include '" + view.include + "' matches no frame in " + file);
     }
   }
-  if (!args.exclude.empty()) {
+  if (!view.exclude.empty()) {
     PROTON_ASSIGN_OR_RETURN(std::vector<uint8_t> matched,
-                            MatchNames(tree, args.exclude, "--exclude"));
+                            MatchNames(tree, view.exclude, "--exclude"));
     if (!ApplyFilter(tree, FilterKind::kExclude, matched)) {
-      return Status::Error("--exclude '" + args.exclude + "' removes every frame in " + file);
+      return Status::Error("--exclude '" + view.exclude + "' removes every frame in " + file);
     }
   }
-  if (args.has_threshold) {
+  if (view.has_threshold) {
     std::vector<uint8_t> matched(tree.size());
     for (NodeId n = 0; n < tree.size(); ++n) {
-      matched[n] = first.Value(tree, n) >= args.threshold ? 1 : 0;  // NaN never passes
+      matched[n] = first.Value(tree, n) >= view.threshold ? 1 : 0;  // NaN never passes
     }
     if (!ApplyFilter(tree, FilterKind::kThreshold, matched)) {
-      return Status::Error("--threshold " + args.threshold_text + " removes every frame in " +
+      return Status::Error("--threshold " + view.threshold_text + " removes every frame in " +
                            file);
     }
   }

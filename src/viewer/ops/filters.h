@@ -14,7 +14,7 @@ namespace proton::viewer {
 
 // Applies include, exclude and threshold in that order, each only when active (§5.1). The
 // threshold tests `first` (column 1) on the tree as left by the filters before it.
-Status ApplyFilters(ProfileTree& tree, const ViewerArgs& args, const ColumnRef& first,
+Status ApplyFilters(ProfileTree& tree, const ViewOptions& view, const ColumnRef& first,
                     std::string_view display_name);
 
 }  // namespace proton::viewer

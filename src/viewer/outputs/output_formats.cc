@@ -8,10 +8,11 @@ namespace proton::viewer {
 namespace {
 
 constexpr OutputFormatInfo kFormats[] = {
-    {OutputFormat::kCsv, "csv", ".csv", &ViewerArgs::export_path, nullptr},
-    {OutputFormat::kJsonLines, "jsonl", ".jsonl", &ViewerArgs::export_path, nullptr},
-    {OutputFormat::kHtml, "html", "", &ViewerArgs::html_path, &WriteHtmlReport},
-    {OutputFormat::kSpeedscope, "speedscope", "", &ViewerArgs::speedscope_path, &WriteSpeedscope},
+    {OutputFormat::kCsv, "csv", ".csv", &OutputOptions::export_path, nullptr},
+    {OutputFormat::kJsonLines, "jsonl", ".jsonl", &OutputOptions::export_path, nullptr},
+    {OutputFormat::kHtml, "html", "", &OutputOptions::html_path, &WriteHtmlReport},
+    {OutputFormat::kSpeedscope, "speedscope", "", &OutputOptions::speedscope_path,
+     &WriteSpeedscope},
 };
 
 bool IsTable(const OutputFormatInfo& f) { return f.write_report == nullptr; }
@@ -37,9 +38,9 @@ std::string ExportSuffixes() {
   return list;
 }
 
-bool WantsReport(const ViewerArgs& args) {
+bool WantsReport(const OutputOptions& output) {
   for (const OutputFormatInfo& f : kFormats) {
-    if (!IsTable(f) && !(args.*f.path).empty()) return true;
+    if (!IsTable(f) && !(output.*f.path).empty()) return true;
   }
   return false;
 }

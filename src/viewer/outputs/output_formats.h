@@ -20,9 +20,9 @@ enum class OutputFormat : uint8_t { kCsv, kJsonLines, kHtml, kSpeedscope };
 
 struct OutputFormatInfo {
   OutputFormat format;
-  std::string_view name;          // "csv", "jsonl", "html", "speedscope"
-  std::string_view suffix;        // what FILE must end in; "" where any name is accepted
-  std::string ViewerArgs::*path;  // the option's FILE ("" = not asked for)
+  std::string_view name;             // "csv", "jsonl", "html", "speedscope"
+  std::string_view suffix;           // what FILE must end in; "" where any name is accepted
+  std::string OutputOptions::*path;  // the option's FILE ("" = not asked for)
   // The drawings of the printed tree; nullptr for --export's tables, which ExportTable and
   // ExportMergeTable write (a merge's table has rows per file).
   Status (*write_report)(const std::string& path, const ReportInput& in);
@@ -37,7 +37,7 @@ std::optional<OutputFormat> ExportFormatOf(std::string_view path);
 // The table formats' suffixes for messages: ".csv or .jsonl".
 std::string ExportSuffixes();
 
-// Whether `args` asks for a drawing (--html, --speedscope).
-bool WantsReport(const ViewerArgs& args);
+// Whether `output` asks for a drawing (--html, --speedscope).
+bool WantsReport(const OutputOptions& output);
 
 }  // namespace proton::viewer

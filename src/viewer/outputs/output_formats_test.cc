@@ -16,7 +16,7 @@ TEST(OutputFormats, ExportFormatBySuffix) {
 }
 
 TEST(OutputFormats, WantsReport) {
-  ViewerArgs args;
+  OutputOptions args;
   args.export_path = "t.csv";
   EXPECT_FALSE(WantsReport(args));
   args.speedscope_path = "s.json";

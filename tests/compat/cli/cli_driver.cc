@@ -27,11 +27,13 @@ int main() {
       std::cout << "HELP\n";
       continue;
     }
-    std::cout << "OK list=" << v.list << " file=" << v.file << " depth=" << v.depth
-              << " thr=" << (v.has_threshold ? v.threshold : 0) << " inc=" << v.include
-              << " exc=" << v.exclude << " diff=" << v.diff_profile
-              << " fmt=" << static_cast<int>(v.format) << " sorted=" << v.print_sorted << " m=";
-    for (const auto& m : v.metrics) std::cout << m << ";";
+    std::cout << "OK list=" << v.output.list << " file=" << v.input.file()
+              << " depth=" << v.view.depth
+              << " thr=" << (v.view.has_threshold ? v.view.threshold : 0)
+              << " inc=" << v.view.include << " exc=" << v.view.exclude
+              << " diff=" << v.input.diff_profile << " fmt=" << static_cast<int>(v.view.format)
+              << " sorted=" << v.view.print_sorted << " m=";
+    for (const auto& m : v.view.metrics) std::cout << m << ";";
     std::cout << "\n";
   }
 }
