@@ -16,11 +16,53 @@ Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
 }
 
+// One output format: its name (also the file suffix), the data kind it holds and its writer.
+// The table is the only place that knows which writer takes which kind, so each writer's
+// downcast below is checked by the lookup that picked it.
+struct OutputFormat {
+  std::string_view name;
+  bool trace;  // written from TraceData, else from TreeData
+  void (*write)(Data& data, const DeviceTable& devices, bool pretty, std::string& out,
+                const ChunkSink* sink);
+};
+
+void WriteTreeHatchet(Data& data, const DeviceTable& devices, bool pretty, std::string& out,
+                      const ChunkSink* sink) {
+  WriteOptions options;
+  options.chunk_sink = sink;
+  WriteHatchet(static_cast<TreeData&>(data), devices, options, out, pretty);
+}
+
+void WriteTreeMsgpack(Data& data, const DeviceTable& devices, bool /*pretty*/, std::string& out,
+                      const ChunkSink* sink) {
+  WriteOptions options;
+  options.chunk_sink = sink;
+  WriteHatchetMsgpack(static_cast<TreeData&>(data), devices, options, out);
+}
+
+void WriteTrace(Data& data, const DeviceTable& /*devices*/, bool /*pretty*/, std::string& out,
+                const ChunkSink* sink) {
+  WriteChromeTrace(static_cast<TraceData&>(data), out, sink);
+}
+
+constexpr OutputFormat kOutputFormats[] = {
+    {"hatchet", false, WriteTreeHatchet},
+    {"hatchet_msgpack", false, WriteTreeMsgpack},
+    {"chrome_trace", true, WriteTrace},
+};
+
+const OutputFormat* FindOutputFormat(std::string_view name) {
+  for (const OutputFormat& format : kOutputFormats) {
+    if (format.name == name) return &format;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Result<std::string> ParseOutputFormat(std::string_view format) {
   std::string f = AsciiLower(format);
-  if (f.empty() || f == "hatchet" || f == "hatchet_msgpack" || f == "chrome_trace") return f;
+  if (f.empty() || FindOutputFormat(f) != nullptr) return f;
   return RuntimeError("Unknown output format: " + std::string(format));
 }
 
@@ -30,7 +72,8 @@ std::string FormatForData(const Data& data, const std::string& format) {
 }
 
 Status CheckFormatForData(const Data& data, const std::string& format) {
-  if ((FormatForData(data, format) == "chrome_trace") != data.is_trace()) {
+  const OutputFormat* found = FindOutputFormat(FormatForData(data, format));
+  if (found == nullptr || found->trace != data.is_trace()) {
     return RuntimeError("Output format not supported");
   }
   return Status();
@@ -38,20 +81,11 @@ Status CheckFormatForData(const Data& data, const std::string& format) {
 
 Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format, bool pretty,
                      std::string& out, const ChunkSink* sink) {
-  if (format == "chrome_trace") {
-    if (!data.is_trace()) return RuntimeError("Output format not supported");
-    data.WithLock([&] { WriteChromeTrace(static_cast<TraceData&>(data), out, sink); });
-    return Status();
+  const OutputFormat* found = FindOutputFormat(format);
+  if (found == nullptr || found->trace != data.is_trace()) {
+    return RuntimeError("Output format not supported");
   }
-  if (data.is_trace()) return RuntimeError("Output format not supported");
-  auto& tree = static_cast<TreeData&>(data);
-  WriteOptions options;
-  options.chunk_sink = sink;
-  if (format == "hatchet_msgpack") {
-    data.WithLock([&] { WriteHatchetMsgpack(tree, devices, options, out); });
-  } else {
-    data.WithLock([&] { WriteHatchet(tree, devices, options, out, pretty); });
-  }
+  data.WithLock([&] { found->write(data, devices, pretty, out, sink); });
   return Status();
 }
 
