@@ -57,9 +57,12 @@ if [ "$tests_status" -ne 0 ] || [ "$tidy_status" -ne 0 ]; then exit 1; fi
 #    sessions), cupti (the backend on the fake CUPTI), the reader's read-ahead thread and
 #    --merge's loader threads. Only their executables are built (docs/design.md: why these,
 #    and the time). Any report fails the test that made it (halt_on_error, exit code 66).
+#    -O1 and line tables (-g1), as in stage 2: TSan's reports need no more.
+tsan_flags="-O1 -g1 -DNDEBUG"
 cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPROTON_WERROR=ON \
-  -DPROTON_SANITIZE=thread -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF "${launcher[@]}" \
-  >/dev/null
+  -DPROTON_SANITIZE=thread -DPROTON_BUILD_PYTHON=OFF -DPROTON_BUILD_BENCH=OFF \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="$tsan_flags" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$tsan_flags" \
+  "${launcher[@]}" >/dev/null
 tsan_options=halt_on_error=1:exitcode=66:second_deadlock_stack=1
 export TSAN_OPTIONS="$tsan_options${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
 # Some kernels map memory where this TSan runtime cannot shadow it (vm.mmap_rnd_bits > 28):

@@ -15,7 +15,7 @@
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
-#include "core/test/fake_backend.h"
+#include "core/testing/fake_backend.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "core/session/phase_writer.h"
-#include "core/test/fake_backend.h"
+#include "core/testing/fake_backend.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "core/test/test_util.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

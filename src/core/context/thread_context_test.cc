@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "core/context/python_frames.h"
-#include "core/test/fake_backend.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -12,9 +12,9 @@
 
 #include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
-#include "core/test/alloc_counter.h"
-#include "core/test/fake_backend.h"
-#include "core/test/test_util.h"
+#include "core/testing/alloc_counter.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

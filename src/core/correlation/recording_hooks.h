@@ -1,7 +1,7 @@
 // The PROTON_RECORD lines (record/recorder.h) of the backend's calls into the core: one
 // function per BackendSink hook, writing that hook's arguments. Callers test Recording()
 // first, so that the hooks cost one call while nothing is recorded; each runs on the thread of
-// its hook. src/core/test/recording_replay.cc reads these lines back.
+// its hook. src/core/testing/recording_replay.cc reads these lines back.
 #pragma once
 
 #include <cstdint>

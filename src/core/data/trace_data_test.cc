@@ -11,9 +11,9 @@
 
 #include "core/backend/trace_clock.h"
 #include "core/hot_flags.h"
-#include "core/test/fake_backend.h"
-#include "core/test/json_reader.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/json_reader.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

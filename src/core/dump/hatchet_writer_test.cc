@@ -6,8 +6,8 @@
 
 #include <filesystem>
 
-#include "core/test/json_reader.h"
-#include "core/test/test_util.h"
+#include "core/testing/json_reader.h"
+#include "core/testing/test_util.h"
 
 namespace proton {
 namespace {

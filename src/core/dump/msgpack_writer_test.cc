@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/test/fake_backend.h"
-#include "core/test/json_reader.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/json_reader.h"
+#include "core/testing/test_util.h"
 
 namespace proton {
 namespace {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "core/dump/hatchet_writer.h"
-#include "core/test/alloc_counter.h"
-#include "core/test/test_util.h"
+#include "core/testing/alloc_counter.h"
+#include "core/testing/test_util.h"
 
 namespace proton {
 namespace {

@@ -11,8 +11,8 @@
 
 #include "core/session/phase_writer.h"
 #include "core/session/session_manager.h"
-#include "core/test/fake_backend.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -10,9 +10,9 @@
 #include <sstream>
 #include <thread>
 
-#include "core/test/fake_backend.h"
-#include "core/test/json_reader.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/json_reader.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

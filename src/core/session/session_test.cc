@@ -10,9 +10,9 @@
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
-#include "core/test/fake_backend.h"
-#include "core/test/json_reader.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/json_reader.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -1,5 +1,5 @@
 // FakeBackend; see fake_backend.h.
-#include "core/test/fake_backend.h"
+#include "core/testing/fake_backend.h"
 
 #include <algorithm>
 #include <atomic>

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "core/runtime/runtime.h"
-#include "core/test/fake_backend.h"
+#include "core/testing/fake_backend.h"
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);

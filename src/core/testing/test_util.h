@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/dump/node_metrics.h"
-#include "core/test/json_reader.h"
+#include "core/testing/json_reader.h"
 
 namespace proton::test {
 

@@ -2,7 +2,7 @@
 // profile reader streams with, src/format/json_stream_reader.cc), so the tests check the
 // writers against a real parser instead of one of their own. The copy into Json recurses:
 // only for small test fixtures.
-#include "core/test/json_reader.h"
+#include "core/testing/json_reader.h"
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

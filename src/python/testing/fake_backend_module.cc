@@ -9,7 +9,7 @@
 
 #include <vector>
 
-#include "core/test/fake_backend.h"
+#include "core/testing/fake_backend.h"
 
 namespace proton::python_fake {
 namespace {

@@ -5,9 +5,9 @@
 #include <thread>
 
 #include "core/record/recorder.h"
-#include "core/test/fake_backend.h"
-#include "core/test/recording_replay.h"
-#include "core/test/test_util.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/recording_replay.h"
+#include "core/testing/test_util.h"
 #include "proton/proton.h"
 
 namespace proton {

@@ -1,5 +1,5 @@
 // Test helpers; see test_util.h.
-#include "core/test/test_util.h"
+#include "core/testing/test_util.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Recording replay for tests; see recording_replay.h.
-#include "core/test/recording_replay.h"
+#include "core/testing/recording_replay.h"
 
 #include <charconv>
 #include <condition_variable>
@@ -13,8 +13,8 @@
 #include "core/correlation/correlator.h"
 #include "core/runtime/runtime.h"
 #include "core/session/session_manager.h"
-#include "core/test/fake_backend.h"
-#include "core/test/json_reader.h"
+#include "core/testing/fake_backend.h"
+#include "core/testing/json_reader.h"
 #include "proton/proton.h"
 
 namespace proton::test {

@@ -1,6 +1,6 @@
 // Replaces the global operator new/delete of the core test binary with malloc/free plus a
 // per-thread counter; see alloc_counter.h.
-#include "core/test/alloc_counter.h"
+#include "core/testing/alloc_counter.h"
 
 #include <cstdlib>
 #include <new>
