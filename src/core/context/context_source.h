@@ -20,9 +20,12 @@ class ContextSource {
   // object nor its vtable, two more cache misses per launch once the application has evicted
   // them (bench/core/cache_lines_per_launch.sh).
   virtual ParentFn parent_fn() const = 0;
-  // Pushes `frame` for a scope entered on this thread; when the session is `active` the frame
-  // gets its node and metric node first.
-  virtual void PushScope(ThreadState& t, Stack& stack, Frame frame, bool active) const = 0;
+  // A scope is entered on this thread: when the session is `active`, `frame` (not yet on the
+  // stack) gets its node and metric node. The caller then pushes it and calls AfterPush. The
+  // frame stays the caller's so the scope path moves its name once, into the stack.
+  virtual void ResolveScope(ThreadState& t, Stack& stack, Frame& frame, bool active) const = 0;
+  // After a scope enter pushed the stack's top frame.
+  virtual void AfterPush(const ThreadState& t, Stack& stack) const = 0;
   // After a scope exit popped the stack's top frame.
   virtual void AfterPop(const ThreadState& t, Stack& stack) const = 0;
   // The session moved to new data (a phase): republish what other threads read.

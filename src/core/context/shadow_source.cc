@@ -75,15 +75,15 @@ class ShadowSource final : public ContextSource {
  public:
   ParentFn parent_fn() const override { return &Parent; }
 
-  void PushScope(ThreadState& t, Stack& stack, Frame frame, bool active) const override {
+  void ResolveScope(ThreadState& t, Stack& stack, Frame& frame, bool active) const override {
     if (stack.frames.empty()) stack.base = IsMain(t, *stack.session) ? Root(stack) : MainTop(stack);
     if (active) {
       frame.node = ScopeNode(stack, ResolveTop(stack), frame.name);
       frame.metric_node = WithStateFrames(t, stack, frame.node);
     }
-    stack.frames.push_back(std::move(frame));
-    Publish(t, stack);
   }
+
+  void AfterPush(const ThreadState& t, Stack& stack) const override { Publish(t, stack); }
 
   void AfterPop(const ThreadState& t, Stack& stack) const override { Publish(t, stack); }
 

@@ -155,7 +155,9 @@ void ContextEnterScope(uint64_t scope_id, std::string_view name) {
     Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}, ScopeEventRef{}};
     bool active = s.active.load(std::memory_order_acquire);
     if (active) TraceScopeBegin(stack, frame);
-    stack.source->PushScope(t, stack, std::move(frame), active);
+    stack.source->ResolveScope(t, stack, frame, active);
+    stack.frames.push_back(std::move(frame));
+    stack.source->AfterPush(t, stack);
   }
 }
 
