@@ -3,29 +3,18 @@
 #include "core/fork_guard.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <thread>
 
+#include "core/testing/fork_child.h"
+
 namespace proton {
 namespace {
 
-// ThreadSanitizer reports the parent's threads as leaked in every forked child and fails it:
-// these tests run in the other builds.
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kUnderTsan = true;
-#else
-constexpr bool kUnderTsan = false;
-#endif
-#else
-constexpr bool kUnderTsan = false;
-#endif
+using test::InChild;
+using test::kUnderTsan;
 
 class ForkGuard : public ::testing::Test {
  protected:
@@ -33,16 +22,6 @@ class ForkGuard : public ::testing::Test {
     if (kUnderTsan) GTEST_SKIP() << "fork under ThreadSanitizer";
   }
 };
-
-// Exit status of a forked child that runs `body` (its return value), or -1.
-template <typename Body>
-int InChild(Body body) {
-  pid_t pid = fork();
-  if (pid == 0) _exit(body());
-  int status = 0;
-  if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
-  return WEXITSTATUS(status);
-}
 
 TEST_F(ForkGuard, ChildNeverInheritsALockHeldByAnotherThread) {
   static ForkGuardedMutex mutex(LockRank::kLeaf);

@@ -3,8 +3,6 @@
 #include "core/runtime/runtime.h"
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -12,6 +10,7 @@
 #include "core/session/phase_writer.h"
 #include "core/session/session_manager.h"
 #include "core/testing/fake_backend.h"
+#include "core/testing/fork_child.h"
 #include "core/testing/test_util.h"
 #include "proton/proton.h"
 
@@ -19,18 +18,6 @@ namespace proton {
 namespace {
 
 namespace fs = std::filesystem;
-
-#if defined(__SANITIZE_THREAD__)
-constexpr bool kUnderTsan = true;
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-constexpr bool kUnderTsan = true;
-#else
-constexpr bool kUnderTsan = false;
-#endif
-#else
-constexpr bool kUnderTsan = false;
-#endif
 
 class RuntimeTest : public testing::Test {
  protected:
@@ -138,23 +125,18 @@ TEST_F(RuntimeTest, ScopedProcessRuntimeRoutesTheApi) {
 }
 
 TEST_F(RuntimeTest, ForkChildActionDropsEveryRuntimesSessions) {
-  if (kUnderTsan) GTEST_SKIP() << "fork under ThreadSanitizer";
+  if (test::kUnderTsan) GTEST_SKIP() << "fork under ThreadSanitizer";
   Runtime runtime(WithFake());
   ASSERT_TRUE(runtime.sessions().Start(Named("parent"), /*cli_start=*/false).ok());
   ASSERT_EQ(runtime.sessions().session_count(), 1u);
-  pid_t pid = fork();
-  if (pid == 0) {
-    // The child: the runtime's sessions are gone (never written), and it remembers that its
-    // parent had a backend running.
+  // The child: the runtime's sessions are gone (never written), and it remembers that its
+  // parent had a backend running.
+  int child = test::InChild([&] {
     bool ok = runtime.sessions().session_count() == 0 && !runtime.sessions().profiling_on() &&
               !runtime.sessions().backend_running() && runtime.ForkedFromProcessWithBackend();
-    _exit(ok ? 0 : 1);
-  }
-  ASSERT_GT(pid, 0);
-  int status = 0;
-  ASSERT_EQ(waitpid(pid, &status, 0), pid);
-  ASSERT_TRUE(WIFEXITED(status));
-  EXPECT_EQ(WEXITSTATUS(status), 0);
+    return ok ? 0 : 1;
+  });
+  EXPECT_EQ(child, 0);
   EXPECT_EQ(runtime.sessions().session_count(), 1u);  // the parent keeps its session
   EXPECT_FALSE(runtime.ForkedFromProcessWithBackend());
   ASSERT_TRUE(runtime.sessions().Finalize(std::nullopt, "").ok());
