@@ -19,6 +19,10 @@ struct alignas(64) HotFlags {
   // Nonzero when a launch has more to do than capture (kLaunchExtra* bits): the launch path
   // tests this one word, so sessions without extras pay no instruction for them.
   std::atomic<uint32_t> launch_extras{1};
+  // The process-wide runtime's command-line mode (Runtime::command_line_mode), copied here
+  // because every scope enter tests it (MaybeStartCliSessionLazily) and this line is read
+  // there anyway: the runtime object's line would be one more.
+  std::atomic<bool> command_line_mode{false};
 };
 
 // launch_extras bits. Recording: on, or not decided yet (the recorder keeps this bit).

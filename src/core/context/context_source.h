@@ -20,14 +20,12 @@ class ContextSource {
   // object nor its vtable, two more cache misses per launch once the application has evicted
   // them (bench/core/cache_lines_per_launch.sh).
   virtual ParentFn parent_fn() const = 0;
-  // A scope is entered on this thread: when the session is `active`, `frame` (not yet on the
-  // stack) gets its node and metric node. The caller then pushes it and calls AfterPush. The
-  // frame stays the caller's so the scope path moves its name once, into the stack.
-  virtual void ResolveScope(ThreadState& t, Stack& stack, Frame& frame, bool active) const = 0;
-  // After a scope enter pushed the stack's top frame.
-  virtual void AfterPush(const ThreadState& t, Stack& stack) const = 0;
-  // After a scope exit popped the stack's top frame.
-  virtual void AfterPop(const ThreadState& t, Stack& stack) const = 0;
+  // A scope is entered on this thread: when the session is `active`, `frame` gets its node
+  // and metric node; then it goes on top of the stack. One call, and the frame's name moves
+  // once (into the stack): the scope path is as cheap as before the sources were split.
+  virtual void PushScope(ThreadState& t, Stack& stack, Frame&& frame, bool active) const = 0;
+  // A scope is exited: its frame, the stack's top, comes off.
+  virtual void PopScope(const ThreadState& t, Stack& stack) const = 0;
   // The session moved to new data (a phase): republish what other threads read.
   virtual void AfterNewData(const ThreadState& t, Stack& stack) const = 0;
   // The metric node of `frame` when it was entered while inactive or before a Clear: the path

@@ -53,16 +53,16 @@ class PythonSource final : public ContextSource {
  public:
   ParentFn parent_fn() const override { return &Parent; }
 
-  void ResolveScope(ThreadState& t, Stack& stack, Frame& frame, bool active) const override {
+  void PushScope(ThreadState& t, Stack& stack, Frame&& frame, bool active) const override {
     if (active) {
       frame.node = BelowParent(t, stack, Parent(t, stack), "");
       frame.metric_node = frame.node;
     }
+    stack.frames.push_back(std::move(frame));
   }
 
-  void AfterPush(const ThreadState& /*t*/, Stack& /*stack*/) const override {}
+  void PopScope(const ThreadState& /*t*/, Stack& stack) const override { stack.frames.pop_back(); }
 
-  void AfterPop(const ThreadState& /*t*/, Stack& /*stack*/) const override {}
   void AfterNewData(const ThreadState& /*t*/, Stack& /*stack*/) const override {}
 
   NodeRef CurrentMetricNode(ThreadState& t, Stack& stack, const Frame& /*frame*/) const override {

@@ -75,17 +75,20 @@ class ShadowSource final : public ContextSource {
  public:
   ParentFn parent_fn() const override { return &Parent; }
 
-  void ResolveScope(ThreadState& t, Stack& stack, Frame& frame, bool active) const override {
+  void PushScope(ThreadState& t, Stack& stack, Frame&& frame, bool active) const override {
     if (stack.frames.empty()) stack.base = IsMain(t, *stack.session) ? Root(stack) : MainTop(stack);
     if (active) {
       frame.node = ScopeNode(stack, ResolveTop(stack), frame.name);
       frame.metric_node = WithStateFrames(t, stack, frame.node);
     }
+    stack.frames.push_back(std::move(frame));
+    Publish(t, stack);
   }
 
-  void AfterPush(const ThreadState& t, Stack& stack) const override { Publish(t, stack); }
-
-  void AfterPop(const ThreadState& t, Stack& stack) const override { Publish(t, stack); }
+  void PopScope(const ThreadState& t, Stack& stack) const override {
+    stack.frames.pop_back();
+    Publish(t, stack);
+  }
 
   // The main thread publishes its open scopes' node in the new data, so that threads following
   // it (D9) do not fall back to ROOT.

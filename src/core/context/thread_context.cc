@@ -155,9 +155,7 @@ void ContextEnterScope(uint64_t scope_id, std::string_view name) {
     Frame frame{scope_id, std::string(name), NodeRef{}, NodeRef{}, ScopeEventRef{}};
     bool active = s.active.load(std::memory_order_acquire);
     if (active) TraceScopeBegin(stack, frame);
-    stack.source->ResolveScope(t, stack, frame, active);
-    stack.frames.push_back(std::move(frame));
-    stack.source->AfterPush(t, stack);
+    stack.source->PushScope(t, stack, std::move(frame), active);
   }
 }
 
@@ -177,8 +175,7 @@ Status ContextExitScope(uint64_t scope_id, std::string_view name) {
       continue;
     }
     TraceScopeEnd(stack, top);
-    stack.frames.pop_back();
-    stack.source->AfterPop(t, stack);
+    stack.source->PopScope(t, stack);
   }
   return result;
 }

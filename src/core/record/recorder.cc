@@ -38,9 +38,8 @@ void OpenLocked(RecordFile& f, const std::string& path) PROTON_REQUIRES(f.mutex)
 
 }  // namespace
 
-bool Recording() {
-  int state = g_hot.recording.load(std::memory_order_relaxed);
-  if (state >= 0) return state == 1;
+// PROTON_RECORD is read at first use, under the file's lock.
+bool RecordingDecideOnce() {
   RecordFile& f = File();
   ForkGuardedLock lock(f.mutex);
   if (g_hot.recording.load() < 0) OpenLocked(f, GetConfig().record);

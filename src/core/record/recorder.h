@@ -11,14 +11,20 @@
 #include <string_view>
 
 #include "core/backend/backend.h"
+#include "core/hot_flags.h"
 #include "proton/proton.h"
 
 namespace proton {
 
 class RecordLine;
 
-// Whether a recording is being written.
-bool Recording();
+// Whether a recording is being written. Inline: every scope enter and exit asks.
+bool RecordingDecideOnce();
+inline bool Recording() {
+  int state = g_hot.recording.load(std::memory_order_relaxed);
+  if (state >= 0) [[likely]] return state == 1;
+  return RecordingDecideOnce();
+}
 // Starts recording to `path` ("" stops); tests use it, PROTON_RECORD does it at first use.
 void SetRecordPath(const std::string& path);
 

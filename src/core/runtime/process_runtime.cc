@@ -2,6 +2,7 @@
 // context sources (trace_clock.h) and the command-line hooks (cli_mode.h).
 #include <atomic>
 
+#include "core/hot_flags.h"
 #include "core/record/recorder.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
@@ -12,7 +13,18 @@ namespace {
 
 std::atomic<Runtime*> g_process_runtime{nullptr};
 
+// Makes `runtime` the process-wide one, with its command-line mode in the hot line.
+void Publish(Runtime* runtime) {
+  g_process_runtime.store(runtime, std::memory_order_release);
+  g_hot.command_line_mode.store(runtime->command_line_mode(), std::memory_order_relaxed);
+}
+
 }  // namespace
+
+void Runtime::SetCommandLineMode(bool on) {
+  command_line_mode_.store(on);
+  if (is_process_wide()) g_hot.command_line_mode.store(on, std::memory_order_relaxed);
+}
 
 Runtime& CreateProcessRuntime(RuntimeOptions options) {
   if (Runtime* existing = g_process_runtime.load(std::memory_order_acquire)) return *existing;
@@ -22,6 +34,7 @@ Runtime& CreateProcessRuntime(RuntimeOptions options) {
   auto* made = new Runtime(std::move(options));
   Runtime* expected = nullptr;
   if (g_process_runtime.compare_exchange_strong(expected, made, std::memory_order_acq_rel)) {
+    g_hot.command_line_mode.store(made->command_line_mode(), std::memory_order_relaxed);
     return *made;
   }
   delete made;
@@ -41,12 +54,12 @@ bool Runtime::is_process_wide() const {
 }
 
 ScopedProcessRuntime::ScopedProcessRuntime(Runtime& runtime) : previous_(&ProcessRuntime()) {
-  g_process_runtime.store(&runtime, std::memory_order_release);
+  Publish(&runtime);
   runtime.sessions().Republish();  // threads refresh onto this runtime's sessions
 }
 
 ScopedProcessRuntime::~ScopedProcessRuntime() {
-  g_process_runtime.store(previous_, std::memory_order_release);
+  Publish(previous_);
   previous_->sessions().Republish();
 }
 
@@ -64,10 +77,8 @@ Result<std::optional<int>> StartCliSession(const StartOptions& options, bool sco
   return ProcessRuntime().sessions().Start(options, /*cli_start=*/true, scopes_only);
 }
 
-void MaybeStartCliSessionLazily(uint64_t entering_scope_id) {
-  Runtime& runtime = ProcessRuntime();
-  if (!runtime.command_line_mode()) return;  // the cost outside CLI mode
-  runtime.sessions().MaybeStartLazily(entering_scope_id);
+void StartCliSessionLazily(uint64_t entering_scope_id) {
+  ProcessRuntime().sessions().MaybeStartLazily(entering_scope_id);
 }
 
 bool HasRecordedAnything() { return HasRecorded(); }

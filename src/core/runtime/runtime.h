@@ -43,7 +43,7 @@ class Runtime {
                             bool default_name) const;
   bool command_line_mode() const { return command_line_mode_.load(std::memory_order_relaxed); }
   // The Python binding's set_command_line (src/python/cli_binding.cc).
-  void SetCommandLineMode(bool on) { command_line_mode_.store(on); }
+  void SetCommandLineMode(bool on);
   LazyCliStartFn lazy_cli_start() const { return options_.lazy_cli_start; }
   ExitFinalizeFn exit_finalize() const { return options_.exit_finalize; }
   // Whether this is the process-wide runtime (the one the thread contexts read).

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/hot_flags.h"
 #include "core/runtime/runtime_options.h"
 #include "proton/proton.h"
 
@@ -30,9 +31,14 @@ Result<std::optional<int>> StartCliSession(const StartOptions& options, bool sco
 // not be lost. EnterScope, AddMetrics, EnterState and EnterOp call MaybeStartCliSessionLazily,
 // which, in CLI mode with no session yet, calls RuntimeOptions::lazy_cli_start once
 // (src/core/cli gives proton::cli::StartSessionZero's lazy form). Outside CLI mode it costs
-// the process runtime's pointer and one relaxed atomic load.
+// one relaxed load, inline, of the hot line (hot_flags.h) that the scope enter reads next.
 // `entering_scope_id`: the scope being entered (it belongs to the new session), or 0.
-void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0);
+void StartCliSessionLazily(uint64_t entering_scope_id);
+inline void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0) {
+  if (g_hot.command_line_mode.load(std::memory_order_relaxed)) [[unlikely]] {
+    StartCliSessionLazily(entering_scope_id);
+  }
+}
 
 // Whether this process recorded anything (a scope, metric or kernel) in any session.
 bool HasRecordedAnything();
