@@ -191,7 +191,8 @@ TraceData* MakeTrace1M(bool flows) {
     r.stream_id = i % 3 == 0 ? 13 : 7;
     if (flows) {
       if (i % 1000 == 0) scope = d->BeginScope(1 + i % 2, "scope", r.start_ns - 900);
-      d->AddLaunch(r.correlation_id, 1 + i % 2, r.start_ns - 500);
+      r.launch_thread = 1 + i % 2;
+      r.launch_ns = r.start_ns - 500;
       if (i % 1000 == 999) d->EndScope(scope, r.start_ns);
     }
     d->AddKernel(leaves[i % leaves.size()], r, false);

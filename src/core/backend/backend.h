@@ -27,6 +27,11 @@ struct KernelRecord {
   // this kernel was cloned from, or 0 when no capture path was recorded (fallback: attribute
   // under the launch path by `name`, §3.8).
   uint64_t graph_node_id = 0;
+  // The launch's CPU time (trace clock) and OS thread id, for trace sessions' flows: set by the
+  // correlator from the launch's stamp (correlation/launch_stamp.h), 0 when unknown. Backends
+  // leave them 0.
+  uint64_t launch_ns = 0;
+  uint64_t launch_thread = 0;
 };
 
 // Static properties of one device, as written in the profile's device table.

@@ -314,17 +314,6 @@ size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t ca
   return count;
 }
 
-void ContextStampTraceLaunch(uint64_t correlation_id) {
-  ThreadState& t = State();
-  Refresh(t);
-  uint64_t now = 0;
-  for (Stack& stack : t.stacks) {
-    if (!stack.active || !stack.trace) continue;
-    if (now == 0) now = TraceClockNs();
-    static_cast<TraceData*>(stack.data)->AddLaunch(correlation_id, TraceThreadId(), now);
-  }
-}
-
 void CaptureGraphPaths(std::string_view kernel_name,
                        std::vector<std::pair<int, std::vector<std::string>>>* out) {
   ThreadState& t = BeginCapture();

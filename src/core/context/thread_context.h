@@ -57,11 +57,6 @@ struct CaptureTarget {
 // per-thread cache remembers the node of recent (path, state, kernel) launches.
 size_t CaptureLaunch(std::string_view kernel_name, CaptureTarget* out, size_t capacity);
 
-// At a launch on the calling thread, before CaptureLaunch, when a trace data exists
-// (kLaunchExtraTrace): stamps the launch (thread, CPU time) in every active trace session, for
-// the trace's flow from launch to kernel.
-void ContextStampTraceLaunch(uint64_t correlation_id);
-
 // At graph capture: per active session, the frame names below ROOT of the current context
 // path, state frames, then `kernel_name`.
 void CaptureGraphPaths(std::string_view kernel_name,

@@ -23,30 +23,33 @@ void AtomicMax(std::atomic<uint64_t>& a, uint64_t v) {
 }
 
 // What a launch does besides capture, only while some session needs it (g_hot.launch_extras):
-// the recording's line, the trace sessions' launch stamp. Out of line, so that the launch path
-// of other sessions carries only the one flag test.
-[[gnu::noinline]] void LaunchExtras(uint64_t correlation_id, std::string_view kernel_name,
-                                    uint32_t expected_records) {
+// the recording's line, and the stamp that trace data's flows start from, which the launch
+// keeps with its targets. Out of line, so that the launch path of other sessions carries only
+// the one flag test.
+[[gnu::noinline]] LaunchStamp LaunchExtras(uint64_t correlation_id, std::string_view kernel_name,
+                                           uint32_t expected_records) {
   if (Recording()) RecordLaunchEnter(correlation_id, kernel_name, expected_records);
   if (g_hot.launch_extras.load(std::memory_order_relaxed) & kLaunchExtraTrace) {
-    ContextStampTraceLaunch(correlation_id);
+    return StampLaunch(correlation_id);
   }
+  return LaunchStamp{};
 }
 
 }  // namespace
 
 void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_name,
                                uint32_t expected_records) {
+  LaunchStamp stamp;
   if (g_hot.launch_extras.load(std::memory_order_relaxed) != 0) [[unlikely]] {
-    LaunchExtras(correlation_id, kernel_name, expected_records);
+    stamp = LaunchExtras(correlation_id, kernel_name, expected_records);
   }
   if (!LaunchRing::Fits(correlation_id)) {
-    LaunchEnterSlow(correlation_id, kernel_name, expected_records);
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records, stamp);
     return;
   }
   LaunchRing::Slot* slot = ring_.TakeForLaunch(correlation_id);
   if (slot == nullptr) {
-    LaunchEnterSlow(correlation_id, kernel_name, expected_records);  // ring wrapped
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records, stamp);  // ring wrapped
     return;
   }
   if (expected_records == 0) ring_.NoteUnknownCount();
@@ -58,16 +61,17 @@ void Correlator::OnLaunchEnter(uint64_t correlation_id, std::string_view kernel_
       losses_.AddUncorrelatedLaunch();
       return;
     }
-    LaunchEnterSlow(correlation_id, kernel_name, expected_records);
+    LaunchEnterSlow(correlation_id, kernel_name, expected_records, stamp);
     return;
   }
+  if (stamp.correlation_id != 0) slot->stamp = stamp;
   slot->count = static_cast<uint32_t>(count);
   slot->remaining = expected_records;
   LaunchRing::Release(*slot, correlation_id);
 }
 
 void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
-                                 uint32_t expected_records) {
+                                 uint32_t expected_records, const LaunchStamp& stamp) {
   map_.BeginCapture(correlation_id, expected_records);
   std::vector<CaptureTarget> targets(LaunchRing::kInlineTargets);
   size_t count = CaptureLaunch(kernel_name, targets.data(), targets.size());
@@ -76,7 +80,7 @@ void Correlator::LaunchEnterSlow(uint64_t correlation_id, std::string_view kerne
     count = CaptureLaunch(kernel_name, targets.data(), targets.size());
   }
   targets.resize(std::min(count, targets.size()));
-  if (!map_.EndCapture(correlation_id, std::move(targets), expected_records)) {
+  if (!map_.EndCapture(correlation_id, std::move(targets), expected_records, stamp)) {
     losses_.AddUncorrelatedLaunch();
   }
 }
@@ -109,7 +113,13 @@ void Correlator::OnGraphNodeReleased(uint64_t capture_key) {
   graphs_.Released(capture_key);
 }
 
-void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record) {
+void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelRecord& in,
+                       const LaunchStamp& stamp) {
+  KernelRecord record = in;
+  if (stamp.correlation_id != 0) {
+    record.launch_ns = stamp.ns;
+    record.launch_thread = stamp.thread;
+  }
   for (size_t i = 0; i < count; ++i) {
     const CaptureTarget& target = targets[i];
     if (record.graph_id == 0) {
@@ -123,11 +133,12 @@ void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelR
 void Correlator::OnKernelRecord(const KernelRecord& record) {
   if (Recording()) RecordKernel(record);
   bool known =
-      ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count) {
+      ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count,
+                                               const LaunchStamp& stamp) {
         if (record.start_ns >= record.end_ns) {
           losses_.AddIncomplete();
         } else {
-          Apply(targets, count, record);
+          Apply(targets, count, record, stamp);
         }
       });
   if (!known) losses_.AddUnknown();
@@ -140,7 +151,8 @@ bool Correlator::ConsumeRecord(uint64_t id, ApplyFn&& apply) {
 
 void Correlator::OnPcSamples(uint64_t correlation_id, std::span<const PcSample> samples) {
   if (Recording()) RecordPcSamples(correlation_id, samples);
-  bool known = ConsumeRecord(correlation_id, [&](const CaptureTarget* targets, size_t count) {
+  bool known = ConsumeRecord(correlation_id, [&](const CaptureTarget* targets, size_t count,
+                                                 const LaunchStamp& /*stamp*/) {
     AttributePcSamples(targets, count, samples);
   });
   if (!known && !samples.empty()) losses_.AddPcSamplesUnattributed();

@@ -75,10 +75,11 @@ class Correlator : public BackendSink {
   // whose slot is taken (more than LaunchRing::kSize in flight), with more sessions than a slot
   // holds, or with ids the ring never uses go to the locked map, whose entries own their data.
   void LaunchEnterSlow(uint64_t correlation_id, std::string_view kernel_name,
-                       uint32_t expected_records);
-  void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record);
+                       uint32_t expected_records, const LaunchStamp& stamp);
+  void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record,
+             const LaunchStamp& stamp);
   // Consumes one of the records expected for `id`, from the ring or else the map: calls
-  // apply(targets, count) while the launch's state is held, and frees the state after its last
+  // apply(targets, count, stamp) while the launch's state is held, and frees the state after its last
   // record. False when `id` is unknown (no state was kept, or all its records arrived).
   template <typename ApplyFn>
   bool ConsumeRecord(uint64_t id, ApplyFn&& apply);

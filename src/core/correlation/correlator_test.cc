@@ -53,6 +53,23 @@ class CorrelatorTest : public testing::Test {
     const test::Json* c = n->operator[]("metrics").Find("count");
     return c ? c->i : 0;
   }
+  // Finalizes trace session `id` (file `name`.chrome_trace) and counts its kernel events and
+  // flow starts and ends.
+  struct TraceCounts {
+    size_t kernels = 0, flow_starts = 0, flow_ends = 0;
+  };
+  TraceCounts FinalizeTrace(int id, const std::string& name) {
+    EXPECT_TRUE(Finalize(id).ok());
+    test::Json doc = test::ParseOrDie(test::ReadFile(dir_ + "/" + name + ".chrome_trace"));
+    TraceCounts counts;
+    for (const test::Json& e : doc["traceEvents"].array) {
+      const test::Json* cat = e.Find("cat");
+      if (cat == nullptr) continue;
+      if (cat->s == "kernel") ++counts.kernels;
+      if (cat->s == "flow") ++(e["ph"].s == "s" ? counts.flow_starts : counts.flow_ends);
+    }
+    return counts;
+  }
   std::string dir_;
   FakeBackend* fake_ = nullptr;
 };
@@ -472,6 +489,30 @@ TEST_F(CorrelatorTest, TwoSessionsGetExactlyTheLaunchesWhileActive) {
   EXPECT_EQ(NodeAt(d1, {"first"}), nullptr);
   EXPECT_EQ(Count(d1, {"both"}), 2);
   EXPECT_EQ(Count(d1, {"only1"}), 1);
+}
+
+// Trace data's flows start at the launch stamp that travels with the launch's targets: through
+// the ring (one or two sessions), through the map (three sessions, more than a slot holds),
+// and for every kernel of a graph launch (many records under one correlation id).
+TEST_F(CorrelatorTest, EveryTraceKernelGetsItsLaunchStampFromTheRingAndTheMap) {
+  std::vector<int> sessions = {StartFake("t0", "trace")};
+  fake_->LaunchAndRun("ring", 100);
+  sessions.push_back(StartFake("t1", "trace"));
+  sessions.push_back(StartFake("t2", "trace"));
+  fake_->LaunchAndRun("map", 100);
+  uint64_t corr = fake_->Launch("graph", /*expected_records=*/2);
+  fake_->Queue(FakeRecord{corr, "g1", 100, 200, 0, 7, 5, 0});
+  fake_->Queue(FakeRecord{corr, "g2", 300, 400, 0, 7, 5, 0});
+  fake_->CompleteBuffer();
+  EXPECT_EQ(correlator().pending_entries(), 0u);
+  for (size_t i = 0; i < sessions.size(); ++i) {
+    const char* names[] = {"t0", "t1", "t2"};
+    TraceCounts c = FinalizeTrace(sessions[i], names[i]);
+    EXPECT_EQ(c.kernels, i == 0 ? 4u : 3u) << "session " << i;
+    EXPECT_EQ(c.flow_starts, c.kernels) << "session " << i;
+    EXPECT_EQ(c.flow_ends, c.kernels) << "session " << i;
+  }
+  EXPECT_EQ(correlator().pending_entries(), 0u);
 }
 
 // Ring slots point at session data without owning it (Correlator::MakeData): data whose

@@ -8,11 +8,11 @@ namespace proton {
 
 void LaunchMap::BeginCapture(uint64_t id, uint32_t expected_records) {
   ForkGuardedLock lock(mutex_);
-  entries_[id] = Entry{{}, {}, expected_records, /*capturing=*/true};
+  entries_[id] = Entry{{}, {}, expected_records, /*capturing=*/true, LaunchStamp{}};
 }
 
 bool LaunchMap::EndCapture(uint64_t id, std::vector<CaptureTarget> targets,
-                           uint32_t expected_records) {
+                           uint32_t expected_records, const LaunchStamp& stamp) {
   // The capturing thread's context cache owns the data until its next refresh: take our own
   // share, outside the lock.
   std::vector<std::shared_ptr<Data>> owners;
@@ -23,7 +23,7 @@ bool LaunchMap::EndCapture(uint64_t id, std::vector<CaptureTarget> targets,
     entries_.erase(id);
     return false;
   }
-  entries_[id] = Entry{std::move(targets), std::move(owners), expected_records, false};
+  entries_[id] = Entry{std::move(targets), std::move(owners), expected_records, false, stamp};
   if (expected_records == 0) unknown_count_ids_.push_back(id);
   return true;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/context/thread_context.h"
+#include "core/correlation/launch_stamp.h"
 #include "core/fork_guard.h"
 
 namespace proton {
@@ -22,10 +23,11 @@ class LaunchMap {
   void BeginCapture(uint64_t id, uint32_t expected_records) PROTON_EXCLUDES(mutex_);
   // Stores the capture's targets (keeping their data alive); returns false, dropping the
   // entry, when there is none (no active session).
-  bool EndCapture(uint64_t id, std::vector<CaptureTarget> targets, uint32_t expected_records)
+  bool EndCapture(uint64_t id, std::vector<CaptureTarget> targets, uint32_t expected_records,
+                  const LaunchStamp& stamp)
       PROTON_EXCLUDES(mutex_);
 
-  // Consumes one of the records expected for `id`: calls apply(targets, count) outside the
+  // Consumes one of the records expected for `id`: calls apply(targets, count, stamp) outside the
   // lock (the data kept alive meanwhile), and frees the entry after its last record. False
   // when the map does not hold `id`.
   template <typename ApplyFn>
@@ -48,6 +50,7 @@ class LaunchMap {
     std::vector<std::shared_ptr<Data>> owners;  // keep the targets' data alive
     uint32_t remaining;                         // 0 = unknown (graph instantiated before profiling)
     bool capturing = false;                     // made by a launch whose capture has not finished
+    LaunchStamp stamp;
   };
   void EraseUnknownCountLocked(uint64_t id) PROTON_REQUIRES(mutex_);
 
@@ -60,6 +63,7 @@ template <typename ApplyFn>
 bool LaunchMap::Consume(uint64_t id, ApplyFn&& apply) {
   std::vector<CaptureTarget> targets;
   std::vector<std::shared_ptr<Data>> owners;  // alive while applied outside the lock
+  LaunchStamp stamp;
   bool last = false;
   {
     ForkGuardedLock lock(mutex_);
@@ -71,8 +75,9 @@ bool LaunchMap::Consume(uint64_t id, ApplyFn&& apply) {
     // The last record's entry stays until it is applied: its phase is not complete before.
     targets = entry.targets;
     owners = entry.owners;
+    stamp = entry.stamp;
   }
-  apply(targets.data(), targets.size());
+  apply(targets.data(), targets.size(), stamp);
   if (last) {
     ForkGuardedLock lock(mutex_);
     entries_.erase(id);

@@ -12,6 +12,8 @@
 #include <unordered_map>
 
 #include "core/context/thread_context.h"
+#include "core/correlation/launch_stamp.h"
+#include "core/hot_flags.h"
 #include "util/check.h"
 
 namespace proton {
@@ -36,6 +38,9 @@ class LaunchRing {
     uint32_t remaining = 0;
     uint32_t count = 0;
     CaptureTarget targets[kInlineTargets];
+    // Written only while trace data exists, in the slot's second line: tree sessions' launches
+    // touch one line. Valid when its correlation id is the slot's launch.
+    LaunchStamp stamp;
   };
 
   static bool Fits(uint64_t id) { return id != 0 && id != kBusy; }
@@ -59,7 +64,7 @@ class LaunchRing {
   void NoteUnknownCount() { unknown_count_.store(true, std::memory_order_relaxed); }
 
   // Consumes one of the records expected for `id` if the ring holds its launch: calls
-  // apply(targets, count) while the slot is held (its data references stay alive meanwhile),
+  // apply(targets, count, stamp) while the slot is held (its data references stay alive meanwhile),
   // and frees the slot after the last record. False when the ring does not hold `id`.
   template <typename ApplyFn>
   bool Consume(uint64_t id, ApplyFn&& apply);
@@ -133,7 +138,12 @@ bool LaunchRing::Consume(uint64_t id, ApplyFn&& apply) {
   // remaining 0: unknown count; the slot stays until reclaimed or the next flush.
   bool last = slot.remaining == 1;
   if (slot.remaining > 1) --slot.remaining;
-  apply(slot.targets, static_cast<size_t>(slot.count));
+  LaunchStamp stamp;
+  if ((g_hot.launch_extras.load(std::memory_order_relaxed) & kLaunchExtraTrace) &&
+      slot.stamp.correlation_id == id) {
+    stamp = slot.stamp;
+  }
+  apply(slot.targets, static_cast<size_t>(slot.count), stamp);
   Release(slot, last ? 0 : id);
   return true;
 }

@@ -56,28 +56,15 @@ Status TraceData::AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics
   return MergeFlexMetrics(scopes_[ref.index].metrics, metrics, /*replace=*/false);
 }
 
-void TraceData::AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns) {
-  MutexLock lock(mutex_);
-  launches_[correlation_id] = LaunchStamp{thread, ns};
-}
-
 const std::vector<FlexMetric>* TraceData::NodeMetrics(uint32_t node) const {
   auto it = node_metrics_.find(node);
   return it == node_metrics_.end() ? nullptr : &it->second;
 }
 
 void TraceData::AddKernelLocked(uint32_t node, const KernelRecord& record) {
-  TraceEvent event{
-      node, record.device_id, record.stream_id, record.graph_id, record.start_ns, record.end_ns, 0,
-      0};
-  auto it = launches_.find(record.correlation_id);
-  if (it != launches_.end()) {
-    event.launch_thread = it->second.thread;
-    event.launch_ns = it->second.ns;
-    // A graph launch runs many kernels under one correlation id: keep its stamp.
-    if (record.graph_id == 0) launches_.erase(it);
-  }
-  events_.push_back(event);
+  events_.push_back(TraceEvent{node, record.device_id, record.stream_id, record.graph_id,
+                               record.start_ns, record.end_ns, record.launch_thread,
+                               record.launch_ns});
 }
 
 Status TraceData::AddMetricsLocked(uint32_t node, const Metrics& metrics) {
@@ -91,7 +78,6 @@ bool TraceData::RootRecordedLocked() const {
 void TraceData::ClearLocked() {
   events_.clear();
   scopes_.clear();
-  launches_.clear();
   node_metrics_.clear();
 }
 

@@ -1,6 +1,7 @@
 // TraceData: the events of a `trace` session (profiler.md §3.10, formats.md §4.4, §6): one
-// event per kernel, CPU scope events per thread, the launch (thread, CPU time) of each kernel
-// for flow arrows, and the flexible metrics attached at nodes. The context tree interns call
+// event per kernel, with the launch (thread, CPU time) that the correlator stamped on its
+// record for flow arrows, CPU scope events per thread, and the flexible metrics attached at
+// nodes. The context tree interns call
 // stacks; each kernel event points at its leaf node. CPU times come from TraceClockNs.
 #pragma once
 
@@ -48,8 +49,6 @@ class TraceData : public Data {
       PROTON_EXCLUDES(mutex_);
   void EndScope(ScopeEventRef ref, uint64_t ns) PROTON_EXCLUDES(mutex_);
   Status AddScopeEventMetrics(ScopeEventRef ref, const Metrics& metrics) PROTON_EXCLUDES(mutex_);
-  // A kernel launch on `thread` at `ns`; its records (by correlation id) get the stamp.
-  void AddLaunch(uint64_t correlation_id, uint64_t thread, uint64_t ns) PROTON_EXCLUDES(mutex_);
 
   // Call inside WithLock (unchecked: the analysis cannot follow WithLock's lambda).
   const std::vector<TraceEvent>& events() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return events_; }
@@ -58,7 +57,6 @@ class TraceData : public Data {
   }
   // The metrics attached at `node` (nullptr when none).
   const std::vector<FlexMetric>* NodeMetrics(uint32_t node) const PROTON_NO_THREAD_SAFETY_ANALYSIS;
-  size_t pending_launches() const PROTON_NO_THREAD_SAFETY_ANALYSIS { return launches_.size(); }
 
  protected:
   void AddKernelLocked(uint32_t node, const KernelRecord& record) PROTON_REQUIRES(mutex_) override;
@@ -69,16 +67,10 @@ class TraceData : public Data {
   bool RootRecordedLocked() const PROTON_REQUIRES(mutex_) override;
 
  private:
-  struct LaunchStamp {
-    uint64_t thread;
-    uint64_t ns;
-  };
   bool IsCurrentLocked(ScopeEventRef ref) const PROTON_REQUIRES(mutex_);
 
   std::vector<TraceEvent> events_ PROTON_GUARDED_BY(mutex_);
   std::vector<ScopeEvent> scopes_ PROTON_GUARDED_BY(mutex_);
-  // By correlation id, until applied.
-  std::unordered_map<uint64_t, LaunchStamp> launches_ PROTON_GUARDED_BY(mutex_);
   std::unordered_map<uint32_t, std::vector<FlexMetric>> node_metrics_ PROTON_GUARDED_BY(mutex_);
 };
 

@@ -31,10 +31,15 @@ NodeRef At(TraceData& data, const std::vector<std::string>& stack) {
   return n;
 }
 
+// A kernel record as the correlator applies it: `launch_thread` and `launch_ns` are the stamp of
+// its launch (0: unknown).
 void AddEvent(TraceData& data, const std::vector<std::string>& stack, uint64_t start, uint64_t end,
-              uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0) {
+              uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0,
+              uint64_t launch_thread = 0, uint64_t launch_ns = 0) {
   KernelRecord r;
   r.correlation_id = correlation;
+  r.launch_thread = launch_thread;
+  r.launch_ns = launch_ns;
   r.start_ns = start;
   r.end_ns = end;
   r.stream_id = stream;
@@ -113,11 +118,9 @@ TEST(ChromeTrace, SmallTraceByteForByte) {
   TraceData data;
   ScopeEventRef scope = data.BeginScope(42, "phase", 1000);
   ASSERT_TRUE(data.AddScopeEventMetrics(scope, {{"loss", 2.5}, {"bytes", int64_t{8}}}).ok());
-  data.AddLaunch(1, 42, 1500);
-  data.AddLaunch(2, 42, 1600);
   data.EndScope(scope, 4000);
-  AddEvent(data, {"ROOT", "phase", "g"}, 3000, 3500, 7, 2, /*graph=*/9);
-  AddEvent(data, {"ROOT", "phase", "k"}, 2000, 2250, 7, 1);
+  AddEvent(data, {"ROOT", "phase", "g"}, 3000, 3500, 7, 2, /*graph=*/9, 42, 1600);
+  AddEvent(data, {"ROOT", "phase", "k"}, 2000, 2250, 7, 1, 0, 42, 1500);
   EXPECT_EQ(
       Write(data),
       "{\"baseTimeNanoseconds\":1000,\"displayTimeUnit\":\"us\",\"traceEvents\":["
@@ -159,9 +162,8 @@ TEST(ChromeTrace, FlowsPointAtTheirKernels) {
   // Kernels k<i> on streams 3 and 5, launched alternately by threads 100 and 200.
   for (uint64_t i = 1; i <= 6; ++i) {
     uint64_t thread = i % 2 ? 100 : 200;
-    data.AddLaunch(i, thread, 1000 * i);
     AddEvent(data, {"ROOT", Named("k", i)}, 1000 * i + 300 + (7 - i) * 10000,
-             1000 * i + 400 + (7 - i) * 10000, i <= 3 ? 5 : 3, i);
+             1000 * i + 400 + (7 - i) * 10000, i <= 3 ? 5 : 3, i, 0, thread, 1000 * i);
   }
   AddEvent(data, {"ROOT", "unstamped"}, 500, 600, 3, 99);  // no launch known: no flow
   Json doc = test::ParseOrDie(Write(data));
@@ -234,9 +236,8 @@ TEST(ChromeTrace, OpenScopesEndAtTheLastTimestamp) {
 TEST(ChromeTrace, ChunkedOutputIsTheSameText) {
   TraceData data;
   for (uint64_t i = 1; i <= 30000; ++i) {
-    data.AddLaunch(i, 1, i * 10);
     AddEvent(data, {"ROOT", "kernel_with_a_long_name"}, i * 100, i * 100 + 50,
-             static_cast<uint32_t>(i % 3), i);
+             static_cast<uint32_t>(i % 3), i, 0, 1, i * 10);
   }
   std::string whole = Write(data);
   std::string chunked, out;
