@@ -5,8 +5,8 @@
 # PATH (into a --target directory, so the Python's own environment is left as it was) and the
 # installed `proton` profiling the example once more.
 #   OUT=/tmp/out tests/gpu/quickstart_check.sh [REPOSITORY]
-# REPOSITORY: a path or URL git can clone (default: the repository this script is in; a copy
-# that is not a git checkout is copied instead). Everything is printed and logged under $OUT
+# REPOSITORY: a path, URL or bundle file git can clone (default: the repository this script
+# is in; a copy that is not a git checkout is copied instead). Everything is printed and logged under $OUT
 # (environment.txt, quickstart.log, pip.log, the profiles, status.txt).
 # Exit status: quickstart's (0: built, and on a GPU the example's profile was written), or 1
 # when the pip part failed after it.
@@ -29,7 +29,7 @@ log() { echo "[quickstart_check $(date +%H:%M:%S)] $*"; }
   echo "ninja: $(command -v ninja || echo absent); make: $(command -v make || echo absent)"
 } | tee "$OUT/environment.txt"
 
-if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || [[ $repo == *://* ]]; then
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1 || [[ $repo == *://* ]] || [ -f "$repo" ]; then
   log "git clone $repo"
   git clone -q "$repo" "$work/proton" || { log "git clone failed"; exit 1; }
   git -C "$work/proton" log --oneline -1
