@@ -43,11 +43,12 @@ missing_packages() {
 apt_options=(-q -o Acquire::http::Timeout=10 -o Acquire::https::Timeout=10
              -o Acquire::Retries=0 -o DPkg::Lock::Timeout=60)
 
-# apt-get update, bounded; prints apt's first error line when the repositories are unreachable.
+# apt-get update, bounded; fails, printing apt's first error line, when no repository answered
+# (apt exits 0 then, with "W: Failed to fetch" lines and no "Hit:" or "Get:" line).
 apt_update() {
   local out status=0
   out=$(timeout 120 apt-get update "${apt_options[@]}" 2>&1) || status=$?
-  if [ "$status" -ne 0 ] || grep -q '^\(E:\|W: Failed to fetch\|Err:\)' <<<"$out"; then
+  if [ "$status" -ne 0 ] || ! grep -q '^\(Hit\|Get\):' <<<"$out"; then
     grep -m 1 '^\(E:\|W:\|Err:\)' <<<"$out" | sed 's/^/install-deps: apt: /' >&2 || true
     return 1
   fi

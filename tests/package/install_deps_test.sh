@@ -59,7 +59,8 @@ for tool in bash sed head grep dirname timeout cat env touch; do
   ln -s "$(command -v $tool)" "$work/bin/$tool"
 done
 # dpkg-query: installed when $state/<name> exists. id -u: $FAKE_UID. apt-get: logs its
-# arguments; `update` fails when FAKE_APT=offline; `install` of one package succeeds unless it
+# arguments; `update` reaches no repository when FAKE_APT=offline, all but one when
+# FAKE_APT=partial (installing goes on); `install` of one package succeeds unless it
 # is $FAKE_APT_MISSING, of several fails as apt does when one name does not resolve.
 cat >"$work/bin/dpkg-query" <<EOF
 #!$(command -v bash)
@@ -77,8 +78,10 @@ if [ "\$1" = update ]; then
     echo "Err:1 http://archive.ubuntu.com/ubuntu noble InRelease"
     echo "  Temporary failure resolving 'archive.ubuntu.com'"
     echo "W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/noble/InRelease"
-    exit 100
+    exit 0  # apt 2.7 (Ubuntu 24.04) exits 0 when no repository answers
   fi
+  echo "Hit:1 http://deb.debian.org/debian bookworm InRelease"
+  [ "\${FAKE_APT:-}" != partial ] || echo "W: Failed to fetch https://developer.download.nvidia.com/compute/cuda/repos/InRelease"
   exit 0
 fi
 packages=(); for a in "\$@"; do [[ \$a == -* || \$a == *=* || \$a == install ]] || packages+=("\$a"); done
@@ -115,7 +118,7 @@ FAKE_APT=offline run "$work/bin" main 0
 grep -q "Acquire::http::Timeout=10" "$work/apt.log" || fail "apt-get update ran without a network timeout"
 ! grep -q "^install" "$work/apt.log" || fail "offline, apt-get install ran"
 grep -q "install-deps: apt: .*Failed to fetch\|install-deps: apt: Err:1" <<<"$out" || fail "apt's error is not shown: $out"
-FAKE_APT_MISSING=libsimdjson-dev run "$work/bin" main 0
+FAKE_APT=partial FAKE_APT_MISSING=libsimdjson-dev run "$work/bin" main 0
 [[ $line == *"missing libsimdjson-dev (apt could not install them); with package access, as root: apt-get install libsimdjson-dev" ]] ||
   fail "one unresolvable name must not keep the others out: $line"
 run "$work/noapt" main 0
