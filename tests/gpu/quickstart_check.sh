@@ -62,8 +62,8 @@ if PIP_NO_INDEX=1 PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m pip install --no-bu
     [ -s "$OUT/pip_vector_add.hatchet" ] || { log "the installed proton wrote no profile"; pip_status=1; }
   fi
 else
-  tail -n 5 "$OUT/pip.log"
-  log "pip install failed (exit status; the end of $OUT/pip.log is above)"
+  grep -m 1 'proton: error:\|setup.py: error:' "$OUT/pip.log" || tail -n 5 "$OUT/pip.log"
+  log "pip install failed (log: $OUT/pip.log)"
   pip_status=1
 fi
 
