@@ -88,12 +88,13 @@ qs_part_fix() {
       package=$(qs_python_headers_package "$python")
       [ -n "$package" ] || others+=("the headers of $python (Python.h) from where that Python came from")
     elif [ "$key" = cuda-headers ]; then
-      package="" others+=("a CUDA toolkit with CUPTI (set CUDA_HOME to it)")
+      # PROTON_CUDA_ROOT, not CUDA_HOME: CMake reads CUDA_HOME only when a tree is new.
+      package="" others+=("a CUDA toolkit with CUPTI (PROTON_CMAKE_ARGS=-DPROTON_CUDA_ROOT=<its directory>)")
     else
       package=$(proton_package_for_key "$distro" "$key")
       [ -n "$package" ] || others+=("$key, which this distribution does not package in a usable version")
     fi
-    [ -z "$package" ] || packages+=($package)
+    [ -z "$package" ] || packages+=($package)  # unquoted: gtest is two packages
   done
   local text="" other
   [ "${#packages[@]}" = 0 ] || text="apt-get install ${packages[*]}"

@@ -48,7 +48,7 @@ lines=$(qs_skip_lines parts debian12 "$work/py312/python3")
 grep -qx "quickstart: skipped proton-viewer and proton.viewer: missing simdjson >= 3.0 (found 1.0.2), PCRE2 (libpcre2-8); to build it: apt-get install libsimdjson-dev libpcre2-dev, then run scripts/quickstart.sh again" <<<"$lines" ||
   fail "viewer line: $lines"
 grep -q "skipped the Python module .*apt-get install python3.12-dev," <<<"$lines" || fail "python line: $lines"
-grep -q "skipped the CUPTI backend .*a CUDA toolkit with CUPTI (set CUDA_HOME to it)" <<<"$lines" ||
+grep -q "skipped the CUPTI backend .*a CUDA toolkit with CUPTI (PROTON_CMAKE_ARGS=-DPROTON_CUDA_ROOT=" <<<"$lines" ||
   fail "cupti line: $lines"
 jammy=$(qs_skip_lines parts ubuntu2204 "$work/py312/python3" | grep proton-viewer)
 [[ $jammy == *"apt-get install libpcre2-dev, and simdjson, which this distribution does not package"* ]] ||
