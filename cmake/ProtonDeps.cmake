@@ -48,7 +48,7 @@ set(_proton_dep_python-headers "Python 3 with its headers (Python.h)")
 if(Python3_EXECUTABLE)
   set(_proton_dep_python-headers "the headers of ${Python3_EXECUTABLE} (Python.h)")
 endif()
-set(_proton_dep_cuda-headers "CUDA and CUPTI headers (cuda.h, cupti.h; set CUDA_HOME)")
+set(_proton_dep_cuda-headers "CUDA and CUPTI headers (cuda.h, cupti.h; -DPROTON_CUDA_ROOT=<toolkit>)")
 set(_proton_dep_gtest "GoogleTest")
 set(_proton_dep_benchmark "Google Benchmark")
 
