@@ -90,6 +90,42 @@ def built_executable(build_dir, name, required):
     return None
 
 
+# The Debian and Ubuntu packages of the viewer's dependency keys (cmake/ProtonDeps.cmake writes
+# the keys into proton-parts.txt; scripts/lib/packages.sh holds every distribution's names).
+VIEWER_PACKAGES = {"simdjson": "libsimdjson-dev", "rapidjson": "rapidjson-dev",
+                   "pcre2": "libpcre2-dev", "pkg-config": "pkg-config",
+                   "libiberty": "libiberty-dev"}
+# Next to the executables in the package: one line per command that was not built, saying why
+# (python/proton/_cli.py prints it when that command is run).
+NOT_BUILT_FILE = "NOT_BUILT"
+
+
+def part_line(build_dir, part):
+    """proton-parts.txt's (built, keys, words) for part, or None (a tree configured before
+    that file existed)."""
+    try:
+        with open(os.path.join(build_dir, "proton-parts.txt")) as f:
+            for line in f:
+                fields = line.rstrip("\n").split("|")
+                if len(fields) == 4 and fields[0] == part:
+                    return fields[1], fields[2].split(), fields[3]
+    except OSError:
+        pass
+    return None
+
+
+def viewer_not_built_reason(build_dir):
+    """Why build_dir has no proton-viewer, in one line."""
+    found = part_line(build_dir, "viewer")
+    if found is None or not found[1]:
+        return ("proton-viewer was not built (PROTON_BUILD_VIEWER=OFF in %s): `proton` and "
+                "`import proton` work; view profiles with proton-viewer elsewhere" % build_dir)
+    packages = [VIEWER_PACKAGES[key] for key in found[1] if key in VIEWER_PACKAGES]
+    return ("proton-viewer was not built: missing %s (Debian/Ubuntu: apt-get install %s), then "
+            "pip install again; `proton` and `import proton` work, and profiles can be viewed "
+            "with proton-viewer on another machine" % (found[2], " ".join(packages)))
+
+
 def copy_file(source, target, executable=False):
     os.makedirs(os.path.dirname(target), exist_ok=True)
     shutil.copyfile(source, target)  # follows symlinks: a wheel holds plain files
@@ -111,10 +147,17 @@ class CMakeBuild(build_ext):
         # _C links libproton.so.0 by soname; the launcher also finds it under that name.
         copy_file(os.path.join(build_dir, "lib", "libproton.so.0"),
                   os.path.join(package, "libproton.so.0"))
+        not_built = []
         for name, required in EXECUTABLES:
             executable = built_executable(build_dir, name, required)
             if executable:
                 copy_file(executable, os.path.join(package, "_bin", name), executable=True)
+            else:
+                not_built.append("%s: %s\n" % (name, viewer_not_built_reason(build_dir)))
+        # pip shows a successful build's output only with -v: the installed command says it too.
+        sys.stderr.write("".join("setup.py: " + line for line in not_built))
+        with open(os.path.join(package, "_bin", NOT_BUILT_FILE), "w") as f:
+            f.write("".join(not_built))
 
 
 # The package layout lives here rather than in pyproject.toml's [tool.setuptools], which

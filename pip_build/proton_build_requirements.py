@@ -51,7 +51,9 @@ def min_cmake_version():
     copy that only reuses a configured PROTON_CMAKE_BUILD_DIR)."""
     try:
         with open(os.path.join(SOURCE_DIR, "CMakeLists.txt")) as f:
-            found = re.search(r"cmake_minimum_required\s*\(\s*VERSION\s+([\d.]+)", f.read())
+            # VERSION <min>[...<policy max>]: the minimum is the first dotted number.
+            found = re.search(r"cmake_minimum_required\s*\(\s*VERSION\s+(\d+(?:\.\d+)*)",
+                              f.read())
     except OSError:
         found = None
     return version_tuple(found.group(1)) if found else (0,)

@@ -27,11 +27,33 @@ def launcher_path():
     return executable_path("proton")
 
 
+def not_built_reason(name):
+    """Why the installed package has no ``name`` executable (the line setup.py wrote into
+    ``_bin/NOT_BUILT``: the viewer's libraries were missing at build time), or None."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_bin", "NOT_BUILT")
+    try:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.startswith(name + ": "):
+                    return line[len(name) + 2:].rstrip("\n")
+    except OSError:
+        pass
+    return None
+
+
+def missing_executable_error(name):
+    """The one error line for an executable that is not there."""
+    reason = not_built_reason(name)
+    if reason:
+        return "%s: error: %s" % (name, reason)
+    return "%s: error: the %s executable was not found next to the proton package (%s)" % (
+        name, name, os.path.dirname(os.path.abspath(__file__)))
+
+
 def _exec(name, args, env):
     executable = executable_path(name)
     if executable is None:
-        sys.stderr.write("%s: error: the %s executable was not found next to the proton "
-                         "package (%s)\n" % (name, name, os.path.dirname(os.path.abspath(__file__))))
+        sys.stderr.write(missing_executable_error(name) + "\n")
         return 1
     sys.stdout.flush()
     sys.stderr.flush()

@@ -46,7 +46,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     viewer = _find_viewer()
     if viewer is None:
-        print("proton-viewer: error: the proton-viewer executable was not found",
+        from ._cli import not_built_reason
+        reason = not_built_reason("proton-viewer")
+        print("proton-viewer: error: " + (reason or "the proton-viewer executable was not found"),
               file=sys.stderr)
         return 1
     return subprocess.call([viewer] + args)

@@ -17,6 +17,12 @@
 
 #include "core/context/python_frames.h"
 
+// Before 3.11, Python.h leaves out the frame API (PyFrame_GetBack) that this file walks
+// with: Ubuntu 22.04's Python is 3.10.
+#if PY_VERSION_HEX < 0x030B0000
+#include <frameobject.h>
+#endif
+
 namespace proton::python {
 namespace {
 

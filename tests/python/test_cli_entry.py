@@ -73,3 +73,18 @@ def test_a_missing_executable_is_one_error_line(tmp_path):
     assert result.stderr.startswith("proton-viewer: error: the proton-viewer executable was "
                                     "not found next to the proton package"), result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_a_command_not_built_says_why(tmp_path):
+    # setup.py writes _bin/NOT_BUILT where the viewer's libraries were missing at build time.
+    site = _package_with_bin(tmp_path, ["proton"])
+    reason = ("proton-viewer was not built: missing simdjson >= 3.0 (Debian/Ubuntu: apt-get "
+              "install libsimdjson-dev), then pip install again")
+    (tmp_path / "site" / "proton" / "_bin" / "NOT_BUILT").write_text("proton-viewer: %s\n" % reason)
+    result = run_entry("import sys; from proton._cli import viewer_main; sys.exit(viewer_main([]))",
+                       tmp_path, site)
+    assert result.returncode == 1
+    assert result.stderr == "proton-viewer: error: %s\n" % reason, result.stderr
+    launcher = run_entry("import sys; from proton._cli import main; sys.exit(main(['-V']))",
+                         tmp_path, site)
+    assert launcher.returncode == 7, launcher  # the launcher that was built still runs
