@@ -137,12 +137,9 @@ class Reader {
     field.number = static_cast<uint32_t>(key >> 3);
     field.type = static_cast<WireType>(key & 7);
     switch (field.type) {
-      case kVarint:
-        return ReadVarint(field.varint) || Fail();
-      case kFixed64:
-        return ReadFixed(field.varint, 8) || Fail();
-      case kFixed32:
-        return ReadFixed(field.varint, 4) || Fail();
+      case kVarint: return ReadVarint(field.varint) || Fail();
+      case kFixed64: return ReadFixed(field.varint, 8) || Fail();
+      case kFixed32: return ReadFixed(field.varint, 4) || Fail();
       case kLengthDelimited: {
         uint64_t size;
         if (!ReadVarint(size) || size > static_cast<uint64_t>(end_ - p_)) return Fail();
@@ -175,7 +172,8 @@ class Reader {
   bool ReadFixed(uint64_t& value, int width) {
     if (end_ - p_ < width) return false;
     value = 0;
-    for (int i = 0; i < width; ++i) value |= static_cast<uint64_t>(static_cast<uint8_t>(p_[i])) << (8 * i);
+    for (int i = 0; i < width; ++i)
+      value |= static_cast<uint64_t>(static_cast<uint8_t>(p_[i])) << (8 * i);
     p_ += width;
     return true;
   }

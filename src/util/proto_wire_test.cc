@@ -72,12 +72,14 @@ TEST(ProtoWireTest, ANestedMessageLargerThanItsReservedLengthStillReadsBack) {
 
 TEST(ProtoWireTest, MalformedMessagesEndTheWalkWithAnError) {
   const std::string cases[] = {
-      std::string("\x0a\x05" "abc", 5),                        // length past the end
-      std::string("\x08", 1),                                  // varint cut off
+      std::string("\x0a\x05"
+                  "abc",
+                  5),                                                       // length past the end
+      std::string("\x08", 1),                                               // varint cut off
       std::string("\x08\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01", 12),  // 11-byte varint
-      std::string("\x0b", 1),                                  // wire type 3 (groups)
-      std::string("\x00\x01", 2),                              // field number 0
-      std::string("\x09\x01\x02", 3),                          // fixed64 cut off
+      std::string("\x0b", 1),                                               // wire type 3 (groups)
+      std::string("\x00\x01", 2),                                           // field number 0
+      std::string("\x09\x01\x02", 3),                                       // fixed64 cut off
   };
   for (const std::string& c : cases) {
     bool ok = true;

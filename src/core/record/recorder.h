@@ -22,7 +22,8 @@ class RecordLine;
 bool RecordingDecideOnce();
 inline bool Recording() {
   int state = g_hot.recording.load(std::memory_order_relaxed);
-  if (state >= 0) [[likely]] return state == 1;
+  if (state >= 0) [[likely]]
+    return state == 1;
   return RecordingDecideOnce();
 }
 // Starts recording to `path` ("" stops); tests use it, PROTON_RECORD does it at first use.
