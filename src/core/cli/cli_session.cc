@@ -63,7 +63,9 @@ bool IsPythonContext(const std::string& context) { return AsciiLower(context) ==
 // Out of memory is an error value here too (api.cc), so the program's exit status stays.
 // `on_signal`: the flush does not synchronize the device (§2.10).
 void FinalizeAndReport(bool on_signal = false) {
-  Status status = on_signal ? FinalizeAllWithoutSynchronizing() : Finalize(std::nullopt);
+  const std::string& format = GetCliConfig().format;
+  Status status =
+      on_signal ? FinalizeAllWithoutSynchronizing(format) : Finalize(std::nullopt, format);
   if (!status.ok()) {
     std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
                  status.message().c_str());

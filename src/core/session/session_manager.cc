@@ -12,6 +12,7 @@
 #include "core/record/recorder.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
+#include "core/session/format_names.h"
 #include "core/session/mode.h"
 #include "core/session/phase_writer.h"
 #include "core/session/write_data.h"
@@ -155,11 +156,9 @@ Result<std::string> FlushFormat(const ModeSpec& mode, const std::string& data_ki
   std::string flush_format = format != mode.options.end()
                                  ? format->second
                                  : (data_kind == "trace" ? "chrome_trace" : "hatchet");
-  if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
+  if (IsTraceFormat(flush_format) != (data_kind == "trace")) {
     return RuntimeError("periodic_flushing:format=" + flush_format + " cannot write data=\"" +
-                        data_kind +
-                        "\" (chrome_trace is for "
-                        "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")");
+                        data_kind + "\" (" + std::string(kFormatKindsText) + ")");
   }
   return flush_format;
 }
