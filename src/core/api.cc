@@ -122,8 +122,8 @@ Status FinalizeSessions(std::optional<int> session, std::string_view output_form
 Status Finalize(std::optional<int> session, std::string_view output_format) {
   return FinalizeSessions(session, output_format, /*synchronize=*/true);
 }
-Status FinalizeAllWithoutSynchronizing(std::string_view output_format) {
-  return FinalizeSessions(std::nullopt, output_format, /*synchronize=*/false);
+Status FinalizeAllWithoutSynchronizing() {
+  return FinalizeSessions(std::nullopt, "", /*synchronize=*/false);
 }
 bool ProfilingOn() { return ProcessRuntime().sessions().profiling_on(); }
 

@@ -63,9 +63,7 @@ bool IsPythonContext(const std::string& context) { return AsciiLower(context) ==
 // Out of memory is an error value here too (api.cc), so the program's exit status stays.
 // `on_signal`: the flush does not synchronize the device (§2.10).
 void FinalizeAndReport(bool on_signal = false) {
-  const std::string& format = GetCliConfig().format;
-  Status status =
-      on_signal ? FinalizeAllWithoutSynchronizing(format) : Finalize(std::nullopt, format);
+  Status status = on_signal ? FinalizeAllWithoutSynchronizing() : Finalize(std::nullopt);
   if (!status.ok()) {
     std::fprintf(stderr, "[proton] warning: could not write the profile: %s\n",
                  status.message().c_str());
@@ -97,6 +95,7 @@ RuntimeOptions ProcessRuntimeOptions() {
     options.command_line_mode = true;
     options.output_path = CliOutputPath;
     options.lazy_cli_start = LazyStart;
+    options.default_output_format = GetCliConfig().format;
   }
   return options;
 }

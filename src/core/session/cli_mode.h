@@ -43,9 +43,8 @@ inline void MaybeStartCliSessionLazily(uint64_t entering_scope_id = 0) {
 // Whether this process recorded anything (a scope, metric or kernel) in any session.
 bool HasRecordedAnything();
 // Finalizes every session with a flush that does not wait for the device (the signal
-// writer's path, §2.10: a hung kernel must not block the write), in `output_format` ("": the
-// data kind's default; the command's -f).
-Status FinalizeAllWithoutSynchronizing(std::string_view output_format = "");
+// writer's path, §2.10: a hung kernel must not block the write).
+Status FinalizeAllWithoutSynchronizing();
 
 // The default output path of a session file (OutputPathFn, runtime_options.h): adds
 // ".rank<R>" for default names when a rank variable is set and the world size is above 1

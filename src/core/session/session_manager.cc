@@ -385,6 +385,8 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
                                 bool synchronize) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
   ForkGuardedLock lock(mutex_);
+  // No format given: the command's -f, if any (every finalize path of a CLI process).
+  if (output_format.empty()) output_format = runtime_.default_output_format();
   PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
   std::vector<std::shared_ptr<Session>> targets = FinalizeTargetsLocked(session);
   PROTON_RETURN_IF_ERROR(CheckFormatsLocked(targets, format));
