@@ -18,6 +18,7 @@ packages=(
   universal-ctags                                   # the function_length check
   clang-format clang-tidy                           # the clang_format check, the clang-tidy build
   valgrind                                          # bench/core: cachegrind and callgrind counts
+  protobuf-compiler                                 # protoc decodes a .perfetto_trace against Perfetto's schema (test only)
 )
 if [ "${1:-}" = "--if-missing" ]; then
   missing=0
