@@ -175,11 +175,12 @@ def read_trace(data):
 
 
 def call_stack(event):
-    """The call_stack_<i> annotations of a kernel event, in order."""
-    frames = []
-    while "call_stack_%d" % len(frames) in event["annotations"]:
-        frames.append(event["annotations"]["call_stack_%d" % len(frames)])
-    return frames
+    """A kernel event's whole call stack as .chrome_trace writes it: "ROOT", its
+    call_stack_<i> annotations in order, then its name (formats.md §7.5)."""
+    frames = ["ROOT"]
+    while "call_stack_%d" % (len(frames) - 1) in event["annotations"]:
+        frames.append(event["annotations"]["call_stack_%d" % (len(frames) - 1)])
+    return frames + [event["name"]]
 
 
 def check_tracks(trace):

@@ -92,7 +92,7 @@ TEST(PerfettoProtoc, DecodesWithPerfettosSchema) {
                                "array_values {",
                                "uint_value: 300",
                                "debug_annotation_string_values {",
-                               "str: \"ROOT\"",
+                               "str: \"phase\"",
                                "event_categories {"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << expected << "\n" << text;
   }

@@ -301,8 +301,12 @@ const NodeTail& PerfettoWriter::KernelTail(uint32_t node) {
   tail.name_iid = names_.Intern(tree_.name(node));
   AppendUint(tail.bytes, pf::kEventNameIid, tail.name_iid);
   AppendUint(tail.bytes, pf::kEventCategoryIids, pf::kCategoryKernel);
-  std::vector<uint32_t> frames;  // kernel first, ROOT last
-  for (uint32_t n = node; n != kNoNode; n = tree_.parent(n)) frames.push_back(n);
+  // The frames between ROOT and the kernel, innermost first: ROOT is every stack's first frame
+  // and the kernel is the event's name, so neither is repeated (formats.md §7.5).
+  std::vector<uint32_t> frames;
+  for (uint32_t n = tree_.parent(node); n != kNoNode && n != kRootNode; n = tree_.parent(n)) {
+    frames.push_back(n);
+  }
   for (size_t depth = 0; depth < frames.size(); ++depth) {
     AppendAnnotation(tail.bytes, CallStackNameIid(depth), pf::kAnnotationStringValueIid,
                      FrameIid(frames[frames.size() - 1 - depth]));

@@ -236,10 +236,11 @@ const DecodedAnnotation* DecodedEvent::Find(std::string_view annotation) const {
 }
 
 std::vector<std::string> DecodedEvent::CallStack() const {
-  std::vector<std::string> frames;
-  while (const DecodedAnnotation* a = Find("call_stack_" + std::to_string(frames.size()))) {
+  std::vector<std::string> frames = {"ROOT"};
+  while (const DecodedAnnotation* a = Find("call_stack_" + std::to_string(frames.size() - 1))) {
     frames.push_back(a->s);
   }
+  frames.push_back(name);
   return frames;
 }
 

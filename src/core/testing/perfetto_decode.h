@@ -34,7 +34,8 @@ struct DecodedEvent {
   std::vector<uint64_t> flow_ids;
   std::vector<uint64_t> terminating_flow_ids;
   const DecodedAnnotation* Find(std::string_view annotation) const;
-  // call_stack_0, call_stack_1, ... in order.
+  // A kernel's whole call stack as .chrome_trace writes it: "ROOT", call_stack_0,
+  // call_stack_1, ..., then the kernel's name (formats.md §7.5).
   std::vector<std::string> CallStack() const;
 };
 
