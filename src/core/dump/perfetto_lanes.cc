@@ -7,11 +7,12 @@
 namespace proton {
 
 uint32_t PerfettoLanes::Add(const LaneKey& key) {
-  if (last_number_ != UINT32_MAX && key == last_key_) return last_number_;
+  const auto kind = static_cast<size_t>(key.kind);
+  if (last_number_[kind] != UINT32_MAX && key == last_key_[kind]) return last_number_[kind];
   auto [it, inserted] = provisional_.try_emplace(key, static_cast<uint32_t>(added_.size()));
   if (inserted) added_.push_back(key);
-  last_key_ = key;
-  last_number_ = it->second;
+  last_key_[kind] = key;
+  last_number_[kind] = it->second;
   return it->second;
 }
 

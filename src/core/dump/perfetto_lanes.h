@@ -45,8 +45,10 @@ class PerfettoLanes {
   std::vector<LaneKey> added_;    // by provisional number
   std::vector<LaneKey> ordered_;  // by final number
   std::vector<uint32_t> final_of_;
-  LaneKey last_key_{};
-  uint32_t last_number_ = UINT32_MAX;  // consecutive events mostly share a lane
+  // The last lane of each kind: a kernel's lane and its launch's alternate, and consecutive
+  // kernels mostly share a stream, consecutive launches a thread.
+  LaneKey last_key_[3] = {};
+  uint32_t last_number_[3] = {UINT32_MAX, UINT32_MAX, UINT32_MAX};
   bool several_devices_ = false;
 };
 
