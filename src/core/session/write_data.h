@@ -1,5 +1,5 @@
-// Serialising one data object in one of the output formats (format_names.h), to memory or to a file (profiler.md
-// §4, formats.md §5-§6): shared by finalize, data.get and the phase writer.
+// Serialising one data object in one of the output formats (format_names.h), to memory or to
+// a file (profiler.md §4, formats.md §5-§7): shared by finalize, data.get and the phase writer.
 #pragma once
 
 #include <string>
