@@ -185,6 +185,7 @@ TEST(PerfettoTrace, OverlappingKernelsAreClampedToNest) {
   EXPECT_EQ(stats.clamped_slices, 1u);
   std::vector<const DecodedEvent*> events = OnTrack(trace, "GPU Stream 7");
   std::vector<std::pair<uint64_t, uint64_t>> seen;  // (type, ts)
+  seen.reserve(events.size());
   for (const DecodedEvent* e : events) seen.emplace_back(e->type, e->ts);
   EXPECT_EQ(seen,
             (std::vector<std::pair<uint64_t, uint64_t>>{
