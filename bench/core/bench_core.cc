@@ -1,7 +1,8 @@
 // Benchmarks of the profiler core: scope enter+exit, launch capture, attributing one kernel
-// record, and the three writers on 1M-node trees / 1M-event traces. See RESULTS.md.
+// record, and the writers on 1M-node trees / 1M-event traces. See RESULTS.md.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "core/dump/chrome_trace_writer.h"
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
+#include "core/dump/perfetto_trace_writer.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/session_manager.h"
@@ -175,7 +177,10 @@ BENCHMARK(BM_WriteMsgpack1M)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 // 1M kernel events on 2 streams; `flows`: each launched by one of 2 threads inside one of
 // 1000 scopes, so the file also holds CPU lanes, scope events and a flow pair per kernel.
+// Times are CLOCK_REALTIME-sized (CUPTI's clock): the .chrome_trace writes them relative to
+// the first one, the .perfetto_trace as they are.
 TraceData* MakeTrace1M(bool flows) {
+  constexpr uint64_t kRealtimeBase = 1'750'000'000'000'000'000ull;
   auto* d = new TraceData();
   std::vector<NodeRef> leaves;
   for (int s = 0; s < 100; ++s) {
@@ -186,7 +191,7 @@ TraceData* MakeTrace1M(bool flows) {
   ScopeEventRef scope;
   for (uint64_t i = 0; i < 1'000'000; ++i) {
     r.correlation_id = i + 1;
-    r.start_ns = 1'000'000 + i * 2345;
+    r.start_ns = kRealtimeBase + i * 2345;
     r.end_ns = r.start_ns + 1000 + i % 997;
     r.stream_id = i % 3 == 0 ? 13 : 7;
     if (flows) {
@@ -200,7 +205,24 @@ TraceData* MakeTrace1M(bool flows) {
   return d;
 }
 
-void WriteTraceBench(benchmark::State& state, TraceData* data) {
+// Made once per kind and shared by the JSON and Perfetto benchmarks.
+TraceData* Trace1M(bool flows) {
+  static TraceData* plain = MakeTrace1M(false);
+  static TraceData* with_flows = nullptr;
+  if (flows && with_flows == nullptr) with_flows = MakeTrace1M(true);
+  return flows ? with_flows : plain;
+}
+
+using TraceWriterFn = void (*)(const TraceData&, std::string&, const ChunkSink*);
+void ChromeWriter(const TraceData& d, std::string& out, const ChunkSink* sink) {
+  WriteChromeTrace(d, out, sink);
+}
+void PerfettoWriter(const TraceData& d, std::string& out, const ChunkSink* sink) {
+  WritePerfettoTrace(d, out, sink);
+}
+
+// The file's size; the chunks are counted and dropped (no disk I/O in the numbers).
+size_t WriteTraceBench(benchmark::State& state, TraceData* data, TraceWriterFn writer) {
   size_t bytes = 0;
   ChunkSink sink = [&bytes](std::string_view chunk) {
     bytes += chunk.size();
@@ -208,20 +230,44 @@ void WriteTraceBench(benchmark::State& state, TraceData* data) {
   };
   for (auto _ : state) {
     std::string out;
-    data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });
+    data->WithLock([&] { writer(*data, out, &sink); });
   }
   state.SetBytesProcessed(static_cast<int64_t>(bytes));
+  return bytes / std::max<size_t>(1, state.iterations());
 }
+
+size_t ChromeTraceSize(TraceData* data) {
+  size_t bytes = 0;
+  ChunkSink sink = [&bytes](std::string_view chunk) {
+    bytes += chunk.size();
+    return true;
+  };
+  std::string out;
+  data->WithLock([&] { WriteChromeTrace(*data, out, &sink); });
+  return bytes;
+}
+
 void BM_WriteChromeTrace1M(benchmark::State& state) {
-  static TraceData* data = MakeTrace1M(false);
-  WriteTraceBench(state, data);
+  WriteTraceBench(state, Trace1M(false), ChromeWriter);
 }
 BENCHMARK(BM_WriteChromeTrace1M)->Unit(benchmark::kMillisecond)->Iterations(3);
 void BM_WriteChromeTrace1MFlows(benchmark::State& state) {
-  static TraceData* data = MakeTrace1M(true);
-  WriteTraceBench(state, data);
+  WriteTraceBench(state, Trace1M(true), ChromeWriter);
 }
 BENCHMARK(BM_WriteChromeTrace1MFlows)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+// The same traces as .perfetto_trace; `size_vs_json`: its size over the .chrome_trace's.
+void PerfettoBench(benchmark::State& state, bool flows) {
+  TraceData* data = Trace1M(flows);
+  size_t size = WriteTraceBench(state, data, PerfettoWriter);
+  state.counters["MB"] = static_cast<double>(size) / 1e6;
+  state.counters["size_vs_json"] =
+      static_cast<double>(size) / static_cast<double>(ChromeTraceSize(data));
+}
+void BM_WritePerfettoTrace1M(benchmark::State& state) { PerfettoBench(state, false); }
+BENCHMARK(BM_WritePerfettoTrace1M)->Unit(benchmark::kMillisecond)->Iterations(3);
+void BM_WritePerfettoTrace1MFlows(benchmark::State& state) { PerfettoBench(state, true); }
+BENCHMARK(BM_WritePerfettoTrace1MFlows)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 }  // namespace proton

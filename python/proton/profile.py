@@ -110,8 +110,9 @@ def deactivate(session: Optional[int] = None, flushing: bool = False) -> None:
 
 def finalize(session: Optional[int] = None, output_format: Optional[str] = "") -> None:
     """Writes ``session``'s profile and removes the session (None: all sessions, and
-    profiling turns off). ``output_format``: ``""`` (the data kind's default), ``hatchet``,
-    ``hatchet_msgpack`` or ``chrome_trace``."""
+    profiling turns off). ``output_format``: ``""`` (the data kind's default), ``hatchet`` or
+    ``hatchet_msgpack`` (``data="tree"``), ``chrome_trace`` or ``perfetto_trace``
+    (``data="trace"``; a binary Perfetto protobuf trace, formats.md §7)."""
     output_format = "" if output_format is None else str(output_format)
     _flush_stdout()
     if session is None:

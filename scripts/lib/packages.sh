@@ -65,7 +65,7 @@ proton_test_packages() {
   echo git "${clang[@]}" libgtest-dev libgmock-dev libbenchmark-dev \
     python3 python3-pytest python3-pandas python3-jsonschema python3-pyflakes \
     python3-venv python3-pip python3-setuptools python3-wheel \
-    universal-ctags valgrind "${browser[@]}"
+    universal-ctags valgrind protobuf-compiler "${browser[@]}"
 }
 
 # The packages for what=main or what=test (main and test).

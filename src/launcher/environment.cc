@@ -84,6 +84,7 @@ EnvList BuildEnvironment(const EnvList& base, const RunSetup& setup) {
   SetEnv(env, cp::kBackend, o.backend.value_or(""));
   SetEnv(env, cp::kMode, o.mode.value_or(""));
   SetEnv(env, cp::kHook, o.hook.value_or(""));
+  SetEnv(env, cp::kFormat, o.format.value_or(""));
   SetEnv(env, cp::kRunId, setup.run_id);
   SetEnv(env, cp::kRunDir, setup.run_dir);
   SetEnv(env, cp::kTarget, TargetName(setup.kind));

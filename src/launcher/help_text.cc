@@ -37,6 +37,10 @@ constexpr std::string_view kHelp =
     "                        Profiling data\n"
     "  -k {None,triton}, --hook {None,triton}\n"
     "                        Profiling hook\n"
+    "  -f FORMAT, --format FORMAT\n"
+    "                        Output format: hatchet, hatchet_msgpack (-d tree),\n"
+    "                        chrome_trace, perfetto_trace (-d trace); default:\n"
+    "                        hatchet for -d tree, chrome_trace for -d trace\n"
     "  -V, --version         show program's version number and exit\n";
 
 }  // namespace

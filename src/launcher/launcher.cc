@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/session/format_names.h"
 #include "core/session/mode.h"
 #include "launcher/child.h"
 #include "launcher/environment.h"
@@ -124,10 +125,31 @@ std::optional<std::string> ModeError(const LaunchOptions& options) {
   if (!spec.ok()) return "argument -m/--mode: " + spec.status().message();
   if (spec->name == "periodic_flushing") {
     auto it = spec->options.find("format");
-    if (it != spec->options.end() && (it->second == "chrome_trace") != (options.data == "trace")) {
+    if (it != spec->options.end() && IsTraceFormat(it->second) != (options.data == "trace")) {
       return "argument -m/--mode: periodic_flushing:format=" + it->second + " cannot write -d " +
              options.data;
     }
+  }
+  return std::nullopt;
+}
+
+// -f against -d and -m (§2.1): a format of the other data kind is refused, and with
+// periodic_flushing the parts take -f's format (added to -m, which then reaches every process);
+// a different periodic_flushing:format= is refused too. Call after ModeError.
+std::optional<std::string> ApplyFormat(LaunchOptions& options) {
+  if (!options.format.has_value()) return std::nullopt;
+  const std::string& format = *options.format;
+  if (IsTraceFormat(format) != (options.data == "trace")) {
+    return "argument -f/--format: " + format + " cannot write -d " + options.data;
+  }
+  if (!options.mode.has_value() || options.mode->empty()) return std::nullopt;
+  Result<ModeSpec> spec = ParseMode(*options.mode);
+  if (!spec.ok() || spec->name != "periodic_flushing") return std::nullopt;
+  auto it = spec->options.find("format");
+  if (it == spec->options.end()) {
+    options.mode->append(":format=").append(format);
+  } else if (it->second != format) {
+    return "argument -f/--format: " + format + " conflicts with -m " + *options.mode;
   }
   return std::nullopt;
 }
@@ -178,8 +200,10 @@ Result<int> RunProfiled(const LaunchOptions& options, const TargetPlan& plan, co
   ExitLike(outcome);
 }
 
-Result<int> Run(const LaunchOptions& options) {
+Result<int> Run(const LaunchOptions& given) {
+  LaunchOptions options = given;
   if (std::optional<std::string> error = ModeError(options)) return Fail(2, *error);
+  if (std::optional<std::string> error = ApplyFormat(options)) return Fail(2, *error);
   EnvList env = CurrentEnvironment();
   auto lookup = [&env](std::string_view key) { return GetEnv(env, key); };
   std::variant<TargetPlan, TargetError> classified = ClassifyTarget(options.target, lookup);

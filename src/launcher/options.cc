@@ -4,15 +4,23 @@
 
 #include <utility>
 
+#include "core/session/format_names.h"
 #include "util/argparse.h"
 
 namespace proton::launcher {
 
 namespace {
 
-enum class Opt { kHelp, kVersion, kName, kBackend, kContext, kMode, kData, kHook };
+enum class Opt { kHelp, kVersion, kName, kBackend, kContext, kMode, kData, kHook, kFormat };
 
 constexpr int Id(Opt opt) { return static_cast<int>(opt); }
+
+// -f's choices: every output format (core/session/format_names.h), in its order.
+std::vector<std::string_view> FormatChoices() {
+  std::vector<std::string_view> names;
+  for (const FormatName& format : kFormatNames) names.push_back(format.name);
+  return names;
+}
 
 const ArgParser& Parser() {
   static const ArgParser kParser = {
@@ -25,6 +33,9 @@ const ArgParser& Parser() {
           {Id(Opt::kData), {"-d", "--data"}, ArgValue::kOne, {"tree", "trace"}},
           // The reference declares choices=[None, "triton"] with type=str: "None" never matches.
           {Id(Opt::kHook), {"-k", "--hook"}, ArgValue::kOne, {"triton"}, "None, 'triton'"},
+          // Ours (the reference writes the data kind's default format); no reference option
+          // starts with --f, so its prefixes stay unambiguous.
+          {Id(Opt::kFormat), {"-f", "--format"}, ArgValue::kOne, FormatChoices()},
           {.id = Id(Opt::kVersion), .strings = {"-V", "--version"}, .ends_scan = true},
       },
       PythonRepr,
@@ -41,6 +52,7 @@ void Store(LaunchOptions& options, Opt id, std::string value) {
     case Opt::kMode: options.mode = std::move(value); break;
     case Opt::kData: options.data = std::move(value); break;
     case Opt::kHook: options.hook = std::move(value); break;
+    case Opt::kFormat: options.format = std::move(value); break;
     case Opt::kHelp:
     case Opt::kVersion: break;
   }

@@ -18,6 +18,7 @@ struct LaunchOptions {
   std::optional<std::string> mode;     // -m
   std::string data = "tree";           // -d
   std::optional<std::string> hook;     // -k
+  std::optional<std::string> format;   // -f (ours); nullopt -> the data kind's default
   std::vector<std::string> target;     // target and its arguments, verbatim
 };
 

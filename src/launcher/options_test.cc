@@ -111,6 +111,19 @@ TEST(Options, BadChoices) {
             0u);  // choices are case-sensitive, as in argparse
 }
 
+// -f/--format is ours (profiler.md §2.1): the format names as choices, parsed like the
+// reference's options (no reference option starts with --f, so its prefixes are unambiguous).
+TEST(Options, Format) {
+  EXPECT_FALSE(ParseOk({"t"}).options.format.has_value());
+  EXPECT_EQ(*ParseOk({"-f", "perfetto_trace", "t"}).options.format, "perfetto_trace");
+  EXPECT_EQ(*ParseOk({"-fhatchet_msgpack", "t"}).options.format, "hatchet_msgpack");
+  EXPECT_EQ(*ParseOk({"--format=chrome_trace", "t"}).options.format, "chrome_trace");
+  EXPECT_EQ(ParseError({"-f", "json", "t"}),
+            "argument -f/--format: invalid choice: 'json' (choose from 'hatchet', "
+            "'hatchet_msgpack', 'chrome_trace', 'perfetto_trace')");
+  EXPECT_EQ(*ParseOk({"--form", "hatchet", "t"}).options.format, "hatchet");
+}
+
 TEST(Options, MissingValuesAndUnknownOptions) {
   EXPECT_EQ(ParseError({"-n"}), "argument -n/--name: expected one argument");
   EXPECT_EQ(ParseError({"-n", "-c", "python", "t"}), "argument -n/--name: expected one argument");
@@ -178,7 +191,9 @@ TEST(HelpText, MatchesTheSpec) {
         "context\n",
         "  -m MODE, --mode MODE  Profiling mode\n",
         "  -d {tree,trace}, --data {tree,trace}\n                        Profiling data\n",
-        "  -k {None,triton}, --hook {None,triton}\n                        Profiling hook\n"}) {
+        "  -k {None,triton}, --hook {None,triton}\n                        Profiling hook\n",
+        "  -f FORMAT, --format FORMAT\n                        Output format: hatchet, "
+        "hatchet_msgpack (-d tree),\n"}) {
     EXPECT_NE(help.find(line), std::string::npos) << line;
   }
   EXPECT_EQ(help.rfind(UsageText(), 0), 0u);

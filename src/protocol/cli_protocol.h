@@ -28,6 +28,8 @@ inline constexpr std::string_view kFallbackBase = "PROTON_CLI_FALLBACK_BASE";
 // "An error occurred while executing the script:" line for uncaught exceptions), "pytest"
 // for pytest targets, "exec" for executables.
 inline constexpr std::string_view kTarget = "PROTON_CLI_TARGET";
+// The -f format every process writes its profile in; empty: the data kind's default.
+inline constexpr std::string_view kFormat = "PROTON_CLI_FORMAT";
 
 // Run directory layout: claims of rank names are files "claim.rank<R>" made by exclusive
 // creation (content: the claiming pid); every process that chooses an output file appends

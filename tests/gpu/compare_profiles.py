@@ -7,8 +7,9 @@ Usage:
 MANIFEST is a tab-separated file written by tests/gpu/run.sh, one case per line:
     name  kind  ref_path  our_path  ref_rc  our_rc
 kind is `hatchet`, `msgpack` (ours in .hatchet_msgpack, the reference's in .hatchet or
-absent), `trace` (.chrome_trace), or `ours-only:<kind>` (the reference cannot produce it; only
-our file is checked for validity). Prints a PASS/FAIL table; exits 1 if any case fails.
+absent), `trace` (.chrome_trace), `perfetto` (ours a .perfetto_trace, the reference's the
+.chrome_trace of the same workload), or `ours-only:<kind>` (the reference cannot produce it;
+only our file is checked for validity). Prints a PASS/FAIL table; exits 1 if any case fails.
 
 Checks for trees: the same set of paths (the reference's launcher and profiler frames removed,
 §7.3 B), exact `count` per node, equal flexible metrics (numerically), equal ROOT metrics,
@@ -16,14 +17,22 @@ equal device table, and `time (ns)` per node within ±25% of the reference (node
 times differ by less than 2 µs are accepted: single tiny launches jitter more than 25%).
 Checks for traces: the same number of events, kernel names and call stacks (as multisets),
 the same number of streams, first `ts` 0.0, `ts` non-decreasing within each stream, the same
-event keys. `cpu_time (ns)` (host wall time) is compared by presence only.
+event keys. For `perfetto`: valid tracks (tests/python/perfetto_reader.py: time order, nesting,
+flows), the reference's kernel names and call stacks, each launch before its kernel, and
+CLOCK_REALTIME timestamps (within the hour before the file's clock snapshot). `cpu_time (ns)`
+(host wall time) is compared by presence only.
 """
 import collections
 import json
 import math
 import re
+import os
 import struct
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python"))
+from perfetto_reader import SLICE_BEGIN, call_stack, check_tracks, read_trace  # noqa: E402
 
 KERNEL_METRICS = {"count", "time (ns)", "device_id", "device_type"}
 # Host wall-clock metrics differ between any two runs: compared by presence only.
@@ -299,6 +308,37 @@ def compare_traces(ref_doc, our_doc):
     return problems, notes
 
 
+def compare_perfetto(ref_doc, our_path):
+    """Our .perfetto_trace (formats.md §7) against the reference's .chrome_trace of the same
+    workload."""
+    with open(our_path, "rb") as f:
+        trace = read_trace(f.read())
+    problems = []
+    try:
+        check_tracks(trace)
+    except ValueError as e:
+        problems.append(f"invalid tracks: {e}")
+    ref_ev = [e for e in ref_doc.get("traceEvents", []) if e.get("cat") == "kernel"]
+    ours = [e for e in trace["events"]
+            if e["type"] == SLICE_BEGIN and e["categories"] == ["kernel"]]
+    ref_stacks = collections.Counter(strip_stack(e["args"]["call_stack"]) for e in ref_ev)
+    our_stacks = collections.Counter(tuple(call_stack(e)) for e in ours)
+    if ref_stacks != our_stacks:
+        diff = (our_stacks - ref_stacks) or (ref_stacks - our_stacks)
+        problems.append(f"kernels or call stacks differ, e.g. {short(next(iter(diff)))}")
+    starts, ends = {}, {}
+    for e in trace["events"]:
+        starts.update((i, e["ts"]) for i in e["flow_ids"])
+        ends.update((i, e["ts"]) for i in e["terminating_flow_ids"])
+    if not starts or any(starts[i] > ends.get(i, -1) for i in starts):
+        problems.append("a launch without its kernel, or after it")
+    snapshot = trace["clocks"].get(1, 0)
+    if trace["primary_clock"] != 1 or not all(
+            snapshot - 3600e9 <= e["ts"] <= snapshot for e in trace["events"]):
+        problems.append("timestamps are not CLOCK_REALTIME up to the clock snapshot")
+    return problems, [f"{len(ours)} kernels, {len(starts)} flows"]
+
+
 # ---------------------------------------------------------------------------------------------
 
 def check_ours_only(kind, path):
@@ -327,6 +367,8 @@ def run_case(name, kind, ref_path, our_path, ref_rc, our_rc):
             if kind == "trace":
                 problems, notes = compare_traces(load_trace(ref_path),
                                                  load_trace(our_path))
+            elif kind == "perfetto":
+                problems, notes = compare_perfetto(load_trace(ref_path), our_path)
             else:
                 problems, notes = compare_trees(load_tree(ref_path, ref_kind),
                                                 load_tree(our_path, kind))

@@ -110,6 +110,16 @@ cli_case shadow hatchet hatchet "$W" workload.py 200
 cli_case python hatchet hatchet "$W" -c python workload.py 20
 cli_case hook hatchet hatchet "$W" -k triton workload.py 20
 cli_case trace trace chrome_trace "$W" -d trace workload.py 20
+# Ours only: the same trace as .perfetto_trace (-f is ours), checked against the reference's
+# .chrome_trace of the trace case (run here when that case was not).
+if want perfetto; then
+  log "case perfetto"
+  rr=$(awk -F'\t' '$1 == "trace" {print $5}' "$MANIFEST")
+  [ -n "$rr" ] || rr=$(run_one "$WORK/logs/ref_trace.log" "$W" -- "${REF[@]}" -n "$WORK/ref/trace" -d trace workload.py 20)
+  orc=$(run_one "$WORK/logs/ours_perfetto.log" "$W" -- "$OURS" -n "$WORK/ours/perfetto" -d trace -f perfetto_trace workload.py 20)
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' perfetto perfetto "$WORK/ref/trace.chrome_trace" \
+    "$WORK/ours/perfetto.perfetto_trace" "$rr" "$orc" >> "$MANIFEST"
+fi
 # G9: `proton python workload.py 20` (an executable target) gives the tree of G1 at 20 iterations.
 if want exe_python; then
   log "case exe_python"

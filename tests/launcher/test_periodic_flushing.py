@@ -130,12 +130,15 @@ def test_parts_survive_sigkill(work):
 
 
 @pytest.mark.parametrize("mode,data,message", [
-    ("periodic_flushing:format=bogus", "tree", "Unknown format for periodic_flushing: bogus "
-                                               "(accepted: hatchet, hatchet_msgpack, chrome_trace)"),
+    ("periodic_flushing:format=bogus", "tree",
+     "Unknown format for periodic_flushing: bogus (accepted: hatchet, hatchet_msgpack, "
+     "chrome_trace, perfetto_trace)"),
     ("periodic_flushing:every=2", "tree", "Unknown option for mode periodic_flushing: every=2 "
                                           "(accepted: format=<value>)"),
     ("periodic_flushing:format=chrome_trace", "tree",
      "periodic_flushing:format=chrome_trace cannot write -d tree"),
+    ("periodic_flushing:format=perfetto_trace", "tree",
+     "periodic_flushing:format=perfetto_trace cannot write -d tree"),
 ])
 def test_bad_mode_is_one_clear_error_before_the_target_runs(work, mode, data, message):
     # The launcher checks -m itself: before, every process ran unprofiled with a warning and

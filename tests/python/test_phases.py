@@ -401,13 +401,16 @@ def test_flush_timing_prints_one_line_per_part_written_during_the_run(tmp_path):
      "Unknown option for mode periodic_flushing: bogus=1 (accepted: format=<value>)"),
     ("periodic_flushing:format=bogus", "tree",
      "Unknown format for periodic_flushing: bogus (accepted: hatchet, hatchet_msgpack, "
-     "chrome_trace)"),
+     "chrome_trace, perfetto_trace)"),
     ("periodic_flushing:format=chrome_trace", "tree",
-     'periodic_flushing:format=chrome_trace cannot write data="tree" (chrome_trace is for '
-     'data="trace", hatchet and hatchet_msgpack for data="tree")'),
+     'periodic_flushing:format=chrome_trace cannot write data="tree" (chrome_trace and '
+     'perfetto_trace are for data="trace", hatchet and hatchet_msgpack for data="tree")'),
+    ("periodic_flushing:format=perfetto_trace", "tree",
+     'periodic_flushing:format=perfetto_trace cannot write data="tree" (chrome_trace and '
+     'perfetto_trace are for data="trace", hatchet and hatchet_msgpack for data="tree")'),
     ("periodic_flushing:format=hatchet_msgpack", "trace",
-     'periodic_flushing:format=hatchet_msgpack cannot write data="trace" (chrome_trace is for '
-     'data="trace", hatchet and hatchet_msgpack for data="tree")'),
+     'periodic_flushing:format=hatchet_msgpack cannot write data="trace" (chrome_trace and '
+     'perfetto_trace are for data="trace", hatchet and hatchet_msgpack for data="tree")'),
     ("periodic", "tree", "Unknown mode: periodic (accepted: pcsampling, periodic_flushing)"),
 ])
 def test_bad_mode_strings_raise_one_clear_line(tmp_path, mode, data, message):

@@ -34,6 +34,7 @@ CliConfig ReadCliConfig(const char* (*get)(const char*)) {
   config.backend = Get(get, cp::kBackend);
   config.mode = Get(get, cp::kMode);
   config.hook = Get(get, cp::kHook);
+  config.format = Get(get, cp::kFormat);
   config.target = Get(get, cp::kTarget);
   config.run_id = Get(get, cp::kRunId);
   config.run_dir = Get(get, cp::kRunDir);

@@ -15,6 +15,7 @@ struct CliConfig {
   std::string backend;
   std::string mode;
   std::string hook;
+  std::string format;  // -f; "" = the data kind's default
   std::string target;  // "script", "pytest" or "exec"
   long root_pid = -1;
   std::string run_id;

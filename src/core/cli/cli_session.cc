@@ -95,6 +95,7 @@ RuntimeOptions ProcessRuntimeOptions() {
     options.command_line_mode = true;
     options.output_path = CliOutputPath;
     options.lazy_cli_start = LazyStart;
+    options.default_output_format = GetCliConfig().format;
   }
   return options;
 }

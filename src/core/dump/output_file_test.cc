@@ -72,7 +72,7 @@ TEST_F(OutputFileTest, NoProfileLikeEntryWhileWriting) {
 // Every legal name length works in every format's suffix, up to NAME_MAX (255 on Linux file
 // systems): the temporary name must not be longer than the final one.
 TEST_F(OutputFileTest, NamesUpToNameMaxInEveryFormat) {
-  for (std::string suffix : {".hatchet", ".hatchet_msgpack", ".chrome_trace"}) {
+  for (std::string suffix : {".hatchet", ".hatchet_msgpack", ".chrome_trace", ".perfetto_trace"}) {
     for (size_t length = 236; length <= 255; ++length) {
       std::string name = std::string(length - suffix.size(), 'n') + suffix;
       SCOPED_TRACE(name.size());

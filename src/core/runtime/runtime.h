@@ -46,6 +46,7 @@ class Runtime {
   void SetCommandLineMode(bool on);
   LazyCliStartFn lazy_cli_start() const { return options_.lazy_cli_start; }
   ExitFinalizeFn exit_finalize() const { return options_.exit_finalize; }
+  const std::string& default_output_format() const { return options_.default_output_format; }
   // Whether this is the process-wide runtime (the one the thread contexts read).
   bool is_process_wide() const;
 

@@ -34,6 +34,9 @@ struct RuntimeOptions {
   // session runs; nullptr: nothing starts lazily.
   LazyCliStartFn lazy_cli_start = nullptr;
   ExitFinalizeFn exit_finalize = nullptr;
+  // The format a finalize given none writes (the command's -f, profiler.md §2.1); empty: the
+  // data kind's default.
+  std::string default_output_format;
   // Backends of this runtime, besides the built-in catalogue (registry.h).
   std::vector<BackendRegistration> backends;
 };

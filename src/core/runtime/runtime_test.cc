@@ -37,6 +37,23 @@ class RuntimeTest : public testing::Test {
   std::string dir_;
 };
 
+// The command's -f (profiler.md §2.1): a finalize given no format writes the runtime's
+// default one; a format given explicitly still wins.
+TEST_F(RuntimeTest, DefaultOutputFormatIsWhatFinalizeWritesWhenGivenNone) {
+  RuntimeOptions options = WithFake();
+  options.default_output_format = "perfetto_trace";
+  Runtime runtime(options);
+  StartOptions trace = Named("t");
+  trace.data = "trace";
+  ASSERT_TRUE(runtime.sessions().Start(trace, /*cli_start=*/false).ok());
+  ASSERT_TRUE(runtime.sessions().Finalize(std::nullopt, "").ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/t.perfetto_trace"));
+  EXPECT_FALSE(fs::exists(dir_ + "/t.chrome_trace"));
+  ASSERT_TRUE(runtime.sessions().Start(trace, /*cli_start=*/false).ok());
+  ASSERT_TRUE(runtime.sessions().Finalize(std::nullopt, "chrome_trace").ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/t.chrome_trace"));
+}
+
 TEST_F(RuntimeTest, TwoRuntimesDoNotShareSessions) {
   Runtime a(WithFake());
   Runtime b(WithFake());

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <vector>
 
+#include "core/session/format_names.h"
+
 namespace proton {
 namespace {
 
@@ -47,10 +49,9 @@ Result<ModeSpec> ParseMode(std::string_view mode) {
                        " (accepted: " + std::string(allowed_key) + "=<value>)");
     }
     std::string value(field.substr(eq + 1));
-    if (key == "format" && value != "hatchet" && value != "hatchet_msgpack" &&
-        value != "chrome_trace") {
+    if (key == "format" && FindFormatName(value) == nullptr) {
       return ModeError("Unknown format for periodic_flushing: " + value +
-                       " (accepted: hatchet, hatchet_msgpack, chrome_trace)");
+                       " (accepted: " + std::string(kFormatNameList) + ")");
     }
     if (key == "interval") {
       long long v = 0;

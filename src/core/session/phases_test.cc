@@ -275,7 +275,12 @@ TEST_F(PhaseTest, PeriodicFlushingFormatMustFitTheData) {
   o.mode = "periodic_flushing:format=bogus";
   EXPECT_EQ(Start(o).status().message(),
             "Unknown format for periodic_flushing: bogus (accepted: hatchet, hatchet_msgpack, "
-            "chrome_trace)");
+            "chrome_trace, perfetto_trace)");
+  o.mode = "periodic_flushing:format=perfetto_trace";
+  EXPECT_EQ(Start(o).status().message(),
+            "periodic_flushing:format=perfetto_trace cannot write data=\"tree\" (chrome_trace "
+            "and perfetto_trace are for data=\"trace\", hatchet and hatchet_msgpack for "
+            "data=\"tree\")");
   o.mode = "periodic_flushing:every=3";
   EXPECT_FALSE(Start(o).ok());
   o.mode = "periodic_flushing";

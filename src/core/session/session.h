@@ -43,7 +43,7 @@ class Session {
   std::shared_ptr<Data> CurrentData() const { return phases.Current(); }
   const std::string backend;  // requested backend, lower case ("cupti" for auto)
   const std::string mode;
-  // periodic_flushing's part format ("hatchet", "hatchet_msgpack", "chrome_trace"); "" when
+  // periodic_flushing's part format (a name of format_names.h); "" when
   // the mode is not periodic_flushing.
   const std::string flush_format;
   bool periodic_flushing() const { return !flush_format.empty(); }

@@ -12,6 +12,7 @@
 #include "core/record/recorder.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
+#include "core/session/format_names.h"
 #include "core/session/mode.h"
 #include "core/session/phase_writer.h"
 #include "core/session/write_data.h"
@@ -155,11 +156,9 @@ Result<std::string> FlushFormat(const ModeSpec& mode, const std::string& data_ki
   std::string flush_format = format != mode.options.end()
                                  ? format->second
                                  : (data_kind == "trace" ? "chrome_trace" : "hatchet");
-  if ((flush_format == "chrome_trace") != (data_kind == "trace")) {
+  if (IsTraceFormat(flush_format) != (data_kind == "trace")) {
     return RuntimeError("periodic_flushing:format=" + flush_format + " cannot write data=\"" +
-                        data_kind +
-                        "\" (chrome_trace is for "
-                        "data=\"trace\", hatchet and hatchet_msgpack for data=\"tree\")");
+                        data_kind + "\" (" + std::string(kFormatKindsText) + ")");
   }
   return flush_format;
 }
@@ -386,6 +385,8 @@ Status SessionManager::Finalize(std::optional<int> session, std::string_view out
                                 bool synchronize) {
   PROTON_RETURN_IF_ERROR(CheckCliSession(session, "finalized"));
   ForkGuardedLock lock(mutex_);
+  // No format given: the command's -f, if any (every finalize path of a CLI process).
+  if (output_format.empty()) output_format = runtime_.default_output_format();
   PROTON_ASSIGN_OR_RETURN(std::string format, ParseOutputFormat(output_format));
   std::vector<std::shared_ptr<Session>> targets = FinalizeTargetsLocked(session);
   PROTON_RETURN_IF_ERROR(CheckFormatsLocked(targets, format));

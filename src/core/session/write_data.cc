@@ -1,12 +1,16 @@
 // Writing data objects; see write_data.h.
 #include "core/session/write_data.h"
 
+#include <iterator>
+
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
 #include "core/dump/chrome_trace_writer.h"
 #include "core/dump/hatchet_writer.h"
 #include "core/dump/msgpack_writer.h"
 #include "core/dump/output_file.h"
+#include "core/dump/perfetto_trace_writer.h"
+#include "core/session/format_names.h"
 #include "util/ascii.h"
 
 namespace proton {
@@ -16,12 +20,10 @@ Error RuntimeError(std::string message) {
   return Status::Error(std::move(message), ErrorKind::kRuntime);
 }
 
-// One output format: its name (also the file suffix), the data kind it holds and its writer.
-// The table is the only place that knows which writer takes which kind, so each writer's
-// downcast below is checked by the lookup that picked it.
+// One output format: its name (also the file suffix) and its writer; the data kind it holds
+// is format_names.h's. Each writer's downcast below is checked by the lookup that picked it.
 struct OutputFormat {
   std::string_view name;
-  bool trace;  // written from TraceData, else from TreeData
   void (*write)(Data& data, const DeviceTable& devices, bool pretty, std::string& out,
                 const ChunkSink* sink);
 };
@@ -45,17 +47,32 @@ void WriteTrace(Data& data, const DeviceTable& /*devices*/, bool /*pretty*/, std
   WriteChromeTrace(static_cast<TraceData&>(data), out, sink);
 }
 
+void WritePerfetto(Data& data, const DeviceTable& /*devices*/, bool /*pretty*/, std::string& out,
+                   const ChunkSink* sink) {
+  WritePerfettoTrace(static_cast<TraceData&>(data), out, sink);
+}
+
 constexpr OutputFormat kOutputFormats[] = {
-    {"hatchet", false, WriteTreeHatchet},
-    {"hatchet_msgpack", false, WriteTreeMsgpack},
-    {"chrome_trace", true, WriteTrace},
+    {"hatchet", WriteTreeHatchet},
+    {"hatchet_msgpack", WriteTreeMsgpack},
+    {"chrome_trace", WriteTrace},
+    {"perfetto_trace", WritePerfetto},
 };
+static_assert(std::size(kOutputFormats) == std::size(kFormatNames),
+              "every name of format_names.h has a writer here");
 
 const OutputFormat* FindOutputFormat(std::string_view name) {
   for (const OutputFormat& format : kOutputFormats) {
     if (format.name == name) return &format;
   }
   return nullptr;
+}
+
+// The writer of `format` when it takes this data kind, else nullptr.
+const OutputFormat* WriterFor(const Data& data, std::string_view format) {
+  const OutputFormat* found = FindOutputFormat(format);
+  if (found == nullptr || IsTraceFormat(found->name) != data.is_trace()) return nullptr;
+  return found;
 }
 
 }  // namespace
@@ -72,8 +89,7 @@ std::string FormatForData(const Data& data, const std::string& format) {
 }
 
 Status CheckFormatForData(const Data& data, const std::string& format) {
-  const OutputFormat* found = FindOutputFormat(FormatForData(data, format));
-  if (found == nullptr || found->trace != data.is_trace()) {
+  if (WriterFor(data, FormatForData(data, format)) == nullptr) {
     return RuntimeError("Output format not supported");
   }
   return Status();
@@ -81,10 +97,8 @@ Status CheckFormatForData(const Data& data, const std::string& format) {
 
 Status SerializeData(Data& data, const DeviceTable& devices, std::string_view format, bool pretty,
                      std::string& out, const ChunkSink* sink) {
-  const OutputFormat* found = FindOutputFormat(format);
-  if (found == nullptr || found->trace != data.is_trace()) {
-    return RuntimeError("Output format not supported");
-  }
+  const OutputFormat* found = WriterFor(data, format);
+  if (found == nullptr) return RuntimeError("Output format not supported");
   data.WithLock([&] { found->write(data, devices, pretty, out, sink); });
   return Status();
 }

@@ -1,5 +1,5 @@
-// Serialising one data object in one of the three formats, to memory or to a file (profiler.md
-// §4, formats.md §5-§6): shared by finalize, data.get and the phase writer.
+// Serialising one data object in one of the output formats (format_names.h), to memory or to
+// a file (profiler.md §4, formats.md §5-§7): shared by finalize, data.get and the phase writer.
 #pragma once
 
 #include <string>
@@ -11,7 +11,7 @@
 
 namespace proton {
 
-// "" = the data kind's default; otherwise hatchet, hatchet_msgpack or chrome_trace, in any case.
+// "" = the data kind's default; otherwise a name of format_names.h, in any case.
 Result<std::string> ParseOutputFormat(std::string_view format);
 // `format` resolved against the data kind ("" = hatchet for trees, chrome_trace for traces).
 std::string FormatForData(const Data& data, const std::string& format);
