@@ -22,8 +22,6 @@ std::string WriteSampleTrace(const std::string& path) {
   TraceData data;
   ScopeEventRef scope = data.BeginScope(42, "phase", 1000);
   EXPECT_TRUE(data.AddScopeEventMetrics(scope, {{"loss", 2.5}, {"bytes", int64_t{-8}}}).ok());
-  data.AddLaunch(1, 42, 1500);
-  data.AddLaunch(2, 42, 1600);
   data.EndScope(scope, 4000);
   NodeRef k = data.Child(data.Child(data.Root(), "phase"), "k");
   EXPECT_TRUE(data.AddMetrics(k, {{"v", std::vector<int64_t>{1, 2}}}).ok());
@@ -36,6 +34,8 @@ std::string WriteSampleTrace(const std::string& path) {
     r.start_ns = static_cast<uint64_t>(start);
     r.end_ns = static_cast<uint64_t>(end);
     r.graph_id = static_cast<uint32_t>(graph);
+    r.launch_thread = correlation < 3 ? 42 : 0;  // the correlator's stamps of launches 1 and 2
+    r.launch_ns = correlation == 1 ? 1500 : correlation == 2 ? 1600 : 0;
     data.AddKernel(k, r, false);
   }
   std::string out;

@@ -57,9 +57,14 @@ NodeRef At(TraceData& data, const std::vector<std::string>& stack) {
   return n;
 }
 
+// A kernel record as the correlator applies it: `launch_thread` and `launch_ns` are the stamp of
+// its launch (0: unknown).
 void AddEvent(TraceData& data, const std::vector<std::string>& stack, uint64_t start, uint64_t end,
-              uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0, uint32_t device = 0) {
+              uint32_t stream, uint64_t correlation = 0, uint32_t graph = 0, uint32_t device = 0,
+              uint64_t launch_thread = 0, uint64_t launch_ns = 0) {
   KernelRecord r;
+  r.launch_thread = launch_thread;
+  r.launch_ns = launch_ns;
   r.correlation_id = correlation;
   r.start_ns = start;
   r.end_ns = end;
@@ -124,11 +129,10 @@ TEST(PerfettoTrace, SmallTrace) {
   TraceData data;
   ScopeEventRef scope = data.BeginScope(42, "phase", kBase + 1000);
   ASSERT_TRUE(data.AddScopeEventMetrics(scope, {{"loss", 2.5}, {"bytes", int64_t{8}}}).ok());
-  data.AddLaunch(1, 42, kBase + 1500);
-  data.AddLaunch(2, 42, kBase + 1600);
   data.EndScope(scope, kBase + 4000);
-  AddEvent(data, {"ROOT", "phase", "g"}, kBase + 3000, kBase + 3500, 7, 2, /*graph=*/9);
-  AddEvent(data, {"ROOT", "phase", "k"}, kBase + 2000, kBase + 2250, 7, 1);
+  AddEvent(data, {"ROOT", "phase", "g"}, kBase + 3000, kBase + 3500, 7, 2, /*graph=*/9, 0, 42,
+           kBase + 1600);
+  AddEvent(data, {"ROOT", "phase", "k"}, kBase + 2000, kBase + 2250, 7, 1, 0, 0, 42, kBase + 1500);
   DecodedTrace trace = Decode(data);
   EXPECT_EQ(LaneNames(trace),
             (std::vector<std::string>{"CPU Thread 42", "Graph: Stream 7", "GPU Stream 7"}));
@@ -251,7 +255,7 @@ void FillMixedTrace(TraceData& data) {
     uint64_t thread = 100 + next(2);
     uint64_t t = kBase + i * 1000;
     ScopeEventRef scope = data.BeginScope(thread, "step", t);
-    data.AddLaunch(i, thread, t + 10 + next(50));
+    uint64_t launch_ns = t + 10 + next(50);
     if (next(4) == 0) {
       ASSERT_TRUE(data.AddScopeEventMetrics(scope, {{"n", int64_t{1}}}).ok());
     }
@@ -259,7 +263,7 @@ void FillMixedTrace(TraceData& data) {
     std::string name = "kernel_" + std::to_string(next(7));
     uint64_t start = t + 200 + next(300);
     AddEvent(data, {"ROOT", "step", name}, start, start + next(1500), 1 + next(3), i,
-             next(5) == 0 ? 1 : 0);
+             next(5) == 0 ? 1 : 0, 0, thread, launch_ns);
   }
 }
 
@@ -372,9 +376,8 @@ TEST(PerfettoTrace, OddNamesRoundTrip) {
 TEST(PerfettoTrace, ChunkedOutputIsTheSameBytesAndStopsOnAFailedWrite) {
   TraceData data;
   for (uint64_t i = 1; i <= 30000; ++i) {
-    data.AddLaunch(i, 1, kBase + i * 10);
     AddEvent(data, {"ROOT", "kernel_with_a_long_name"}, kBase + i * 100, kBase + i * 100 + 50,
-             static_cast<uint32_t>(i % 3), i);
+             static_cast<uint32_t>(i % 3), i, 0, 0, 1, kBase + i * 10);
   }
   std::string whole = Write(data);
   std::string chunked, out;
