@@ -7,7 +7,7 @@
 
 namespace proton::viewer {
 
-NodeId MergeUnion::Find(NodeId parent, std::string_view name, std::string_view type) {
+void MergeUnion::SetKey(NodeId parent, std::string_view name, std::string_view type) {
   // The type's length goes before it: a separator byte could also occur inside a type or
   // name (JSON "\u0000"), and then ("a\0", "b") and ("a", "\0b") would share one key.
   const uint64_t type_size = type.size();
@@ -15,23 +15,49 @@ NodeId MergeUnion::Find(NodeId parent, std::string_view name, std::string_view t
   key_.append(reinterpret_cast<const char*>(&type_size), sizeof type_size);
   key_.append(type);
   key_.append(name);
+}
+
+NodeId MergeUnion::Find(NodeId parent, std::string_view name, std::string_view type) {
+  SetKey(parent, name, type);
   if (auto it = index_.find(std::string_view(key_)); it != index_.end()) return it->second;
   const auto id = static_cast<NodeId>(parent_.size());
   index_.emplace(key_, id);
   parent_.push_back(parent);
   names_.emplace_back(name);
   types_.emplace_back(type);
+  indexed_ = parent_.size();
   return id;
 }
 
-std::vector<NodeId> MergeUnion::Map(const ProfileTree& tree) {
-  std::vector<NodeId> union_id(tree.size(), kNoNode);
-  if (tree.size() == 0) return union_id;
-  if (parent_.empty()) {
-    parent_.push_back(kNoNode);
-    names_.emplace_back(tree.name(ProfileTree::root()));
-    types_.emplace_back(tree.type(ProfileTree::root()));
+void MergeUnion::IndexRest() {
+  index_.reserve(parent_.size());
+  for (NodeId u = static_cast<NodeId>(indexed_); u < parent_.size(); ++u) {
+    if (parent_[u] == kNoNode) continue;  // the root is matched by position, never looked up
+    SetKey(parent_[u], names_[u], types_[u]);
+    index_.emplace(key_, u);
   }
+  indexed_ = parent_.size();
+}
+
+std::vector<NodeId> MergeUnion::Adopt(const ProfileTree& tree) {
+  std::vector<NodeId> union_id(tree.size());
+  parent_.reserve(tree.size());
+  names_.reserve(tree.size());
+  types_.reserve(tree.size());
+  for (NodeId n = 0; n < tree.size(); ++n) {
+    union_id[n] = n;
+    parent_.push_back(tree.parent(n));
+    names_.emplace_back(tree.name(n));
+    types_.emplace_back(tree.type(n));
+  }
+  return union_id;
+}
+
+std::vector<NodeId> MergeUnion::Map(const ProfileTree& tree) {
+  if (tree.size() == 0) return {};
+  if (parent_.empty()) return Adopt(tree);
+  IndexRest();
+  std::vector<NodeId> union_id(tree.size(), kNoNode);
   union_id[ProfileTree::root()] = 0;
   // Ids are pre-order, so every parent is mapped before its children.
   for (NodeId n = 1; n < tree.size(); ++n) {
