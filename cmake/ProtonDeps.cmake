@@ -12,6 +12,9 @@ endif()
 find_path(PROTON_LIBIBERTY_INCLUDE_DIR libiberty/demangle.h)
 find_library(PROTON_LIBIBERTY_LIBRARY NAMES libiberty.a iberty)
 find_package(msgpack-cxx QUIET CONFIG NAMES msgpack-cxx msgpackc-cxx)
+# SQLite (libsqlite3-dev): the viewer's --export FILE.sqlite and --sql (viewer.md §11.13).
+# Optional: without it the viewer builds and says so when those are asked for.
+find_package(SQLite3 QUIET)
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
@@ -23,6 +26,13 @@ if(simdjson_FOUND AND RapidJSON_FOUND AND PCRE2_FOUND AND PROTON_LIBIBERTY_INCLU
 endif()
 option(PROTON_BUILD_VIEWER "Build proton-viewer (needs simdjson, RapidJSON, PCRE2, libiberty)"
        ${_viewer_default})
+
+set(_viewer_sqlite_default OFF)
+if(SQLite3_FOUND)
+  set(_viewer_sqlite_default ON)
+endif()
+option(PROTON_VIEWER_SQLITE "proton-viewer's --export FILE.sqlite and --sql (needs SQLite)"
+       ${_viewer_sqlite_default})
 
 # The core tests read the writers' JSON with RapidJSON's DOM: both are needed.
 set(_tests_default OFF)

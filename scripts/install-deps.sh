@@ -8,6 +8,7 @@ packages=(
   libsimdjson-dev libpcre2-dev libmsgpack-cxx-dev   # viewer: JSON, regex, MessagePack
   libiberty-dev                                     # viewer: the bounded C++ demangler
   rapidjson-dev                                     # viewer: JSON over 4 GiB, streamed
+  libsqlite3-dev                                    # viewer: --export FILE.sqlite, --sql
   libgtest-dev libgmock-dev libbenchmark-dev        # unit tests, benchmarks
   python3 python3-dev python3-pytest                # the Python module and its tests
   python3-pandas                                    # tests of gf.dataframe (proton.viewer)

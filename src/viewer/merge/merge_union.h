@@ -43,7 +43,7 @@ class MergeUnion {
   std::vector<std::string> types_;
   // parent id (4 bytes), type, '\0', name -> union id
   StringIdMap index_;
-  std::string key_;    // scratch for lookups
+  std::string key_;     // scratch for lookups
   size_t indexed_ = 0;  // union ids [0, indexed_) are in index_
 };
 
