@@ -103,6 +103,21 @@ TEST(MergeUnion, MatchesByPathAndAddsNewNodesInFirstAppearanceOrder) {
   EXPECT_EQ(tree.name(tree.sorted_children(ProfileTree::root())[0]), "a");
 }
 
+TEST(MergeUnion, SortedPreOrderIsThePrintOrderOfTheBuiltTree) {
+  MergeUnion u;
+  u.Map(Flat({{"b", 1}, {"a", 2}, {"B", 3}}));
+  u.Map(Flat({{"c", 3}, {"_x", 4}}));
+  std::vector<NodeId> tree_id;
+  const ProfileTree tree = u.BuildTree(tree_id);
+  std::vector<std::string_view> want;
+  for (const NodeId n : SortedPreOrder(tree)) want.push_back(tree.name(n));
+  std::vector<std::string_view> got;
+  for (const NodeId id : u.SortedPreOrder()) got.push_back(u.name(id));
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got, (std::vector<std::string_view>{"ROOT", "B", "_x", "a", "b", "c"}));  // §3.7
+  EXPECT_EQ(u.type(1), "function");
+}
+
 TEST(MergeUnion, SameNameUnderDifferentParentsStaysApart) {
   ProfileTree t;
   const NodeId root = t.AddNode(kNoNode, "ROOT");

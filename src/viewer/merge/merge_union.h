@@ -6,7 +6,9 @@
 // common case of a database export, §11.13) costs no hashing.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "viewer/common/tree_names.h"
@@ -23,7 +25,14 @@ class MergeUnion {
 
   size_t size() const { return parent_.size(); }
   NodeId parent(NodeId u) const { return parent_[u]; }
-  const std::string& name(NodeId u) const { return names_[u]; }
+  std::string_view name(NodeId u) const {
+    return std::string_view(name_arena_).substr(name_off_[u], name_len_[u]);
+  }
+  std::string_view type(NodeId u) const { return types_[type_[u]]; }
+
+  // Union ids in print order (viewer.md §7.3): pre-order, children sorted by (name, type)
+  // bytewise, as BuildTree's sorted children would give them, without building the tree.
+  std::vector<NodeId> SortedPreOrder() const;
 
   // The union as a ProfileTree without metric columns, in pre-order with children in order
   // of first appearance (sorted children for printing, as always). `tree_id` gets, per union
@@ -37,9 +46,17 @@ class MergeUnion {
   // Puts the nodes not yet in index_ into it.
   void IndexRest();
   void SetKey(NodeId parent, std::string_view name, std::string_view type);
+  void Add(NodeId parent, std::string_view name, std::string_view type);
+  // Per union id, the ids of its children in first-appearance order: children of u are
+  // kids[begin[u] .. begin[u + 1]).
+  void ChildLists(std::vector<uint32_t>& begin, std::vector<NodeId>& kids) const;
 
+  // Names in one arena (no allocation per frame), types interned (there are few).
   std::vector<NodeId> parent_;
-  std::vector<std::string> names_;
+  std::string name_arena_;
+  std::vector<uint64_t> name_off_;
+  std::vector<uint32_t> name_len_;
+  std::vector<uint16_t> type_;
   std::vector<std::string> types_;
   // parent id (4 bytes), type, '\0', name -> union id
   StringIdMap index_;

@@ -31,16 +31,11 @@ void BindDeviceNumber(SqlStatement& s, int index, double v) {
     s.BindDouble(index, v);
 }
 
-// Per union frame, its position in the printed tree: pre-order over children sorted by
-// (name, type), as the viewer prints (viewer.md §7.3).
+// Per union frame, its position in the printed tree (viewer.md §7.3).
 std::vector<int64_t> PrintOrder(const MergeUnion& merged) {
-  std::vector<NodeId> tree_id;
-  const ProfileTree tree = merged.BuildTree(tree_id);
-  std::vector<int64_t> position_of_node(tree.size());
-  int64_t next = 0;
-  for (const NodeId n : SortedPreOrder(tree)) position_of_node[n] = next++;
   std::vector<int64_t> order(merged.size());
-  for (NodeId u = 0; u < merged.size(); ++u) order[u] = position_of_node[tree_id[u]];
+  int64_t next = 0;
+  for (const NodeId u : merged.SortedPreOrder()) order[u] = next++;
   return order;
 }
 
@@ -112,7 +107,7 @@ Status ProfileDbWriter::WriteFrames(FrameNameForms& forms) {
   for (NodeId u = 0; u < union_.size(); ++u) {
     const NodeId parent = union_.parent(u);
     if (parent != kNoNode) depth[u] = depth[parent] + 1;
-    const std::string& name = union_.name(u);
+    const std::string_view name = union_.name(u);
     const FrameClass kind = KindOfFrame(parent == kNoNode, name, kernel_[u] != 0);
     forms.Note(name, kind == FrameClass::kKernel);
     PROTON_RETURN_IF_ERROR(insert.Add([&](SqlStatement& s, int first) {
