@@ -258,10 +258,11 @@ Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::strin
 Result<int> RunSqlQuery(const ViewerOptions& options, int out_fd) {
   const SqlRequest request{options.output.sql, options.input.files, options.view.metrics,
                            options.output.export_path};
-  OutputBuffer out(out_fd);
-  PROTON_RETURN_IF_ERROR(
-      CatchOutOfMemory("running the SQL query", [&] { return RunSql(request, out); }));
-  return FinishOutput(out);
+  return CatchOutOfMemory("running the SQL query", [&]() -> Result<int> {
+    OutputBuffer out(out_fd);
+    PROTON_RETURN_IF_ERROR(RunSql(request, out));
+    return FinishOutput(out);
+  });
 }
 
 // A run that reads its FILEs into a database and prints no tree (§11.13): --sql, or
