@@ -14,7 +14,8 @@ namespace proton::viewer {
 
 class BatchInsert {
  public:
-  // Rows of `columns` values into `table` (every column, in table order).
+  // Rows of `columns` values into `table`: a table name (every column, in table order), or
+  // a name with its column list, "events (file_id, kind, ...)".
   BatchInsert(SqlDatabase& db, std::string table, int columns);
 
   // Starts `rows` rows; Add is then called exactly that many times.

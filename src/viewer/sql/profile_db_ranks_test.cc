@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "viewer/sql/events_writer.h"
 #include "viewer/sql/profile_db.h"
 #include "viewer/sql/testing/sql_test_files.h"
 
@@ -140,6 +141,45 @@ TEST_F(Ranks, AnExportReplacesTheFileOnlyWhenComplete) {
   ASSERT_TRUE(db.ok());
   EXPECT_EQ(QueryText(*db, "SELECT count(*) FROM files"), "4");
   EXPECT_EQ(dir_.Entries(), entries);
+}
+
+TEST_F(Ranks, EventsGoInWithTheirDurationsForTheTraceReader) {
+  Result<SqlDatabase> db = Build(files_);
+  ASSERT_TRUE(db.ok()) << db.status().message();
+  const DbEvent events[] = {{.kind = "kernel",
+                             .name = "k1",
+                             .frame_id = 2,
+                             .start_ns = 100,
+                             .end_ns = 160,
+                             .stream = 7,
+                             .lane = "GPU Stream 7",
+                             .correlation = 1},
+                            {.kind = "launch",
+                             .name = "k1",
+                             .start_ns = 90,
+                             .end_ns = 91,
+                             .thread = 4242,
+                             .correlation = 1},
+                            {.kind = "scope",
+                             .name = "fwd",
+                             .start_ns = 80,
+                             .end_ns = 200,
+                             .thread = 4242,
+                             .metrics = R"({"bytes":8})"}};
+  ASSERT_TRUE(WriteEvents(*db, 1, events).ok());
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT group_concat(kind || ':' || duration_ns, ' ') FROM "
+                      "(SELECT * FROM events ORDER BY start_ns)"),
+            "scope:120 launch:1 kernel:60");
+  // A launch and its kernel meet through the correlation index.
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT k.start_ns - l.start_ns FROM events k JOIN events l USING "
+                      "(correlation) WHERE k.kind = 'kernel' AND l.kind = 'launch'"),
+            "10");
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT json_extract(metrics, '$.bytes') FROM events WHERE "
+                      "kind = 'scope'"),
+            "8");
 }
 
 TEST_F(Ranks, ADeviceOrFifoIsNoDatabase) {
