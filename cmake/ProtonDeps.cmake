@@ -23,6 +23,9 @@ endif()
 # libiberty-dev ships only a static, position-independent libiberty.a.
 find_path(PROTON_LIBIBERTY_INCLUDE_DIR libiberty/demangle.h)
 find_library(PROTON_LIBIBERTY_LIBRARY NAMES libiberty.a iberty)
+# SQLite (libsqlite3-dev): the viewer's --export FILE.sqlite and --sql (viewer.md §11.13).
+# Optional: without it the viewer builds and says so when those are asked for.
+find_package(SQLite3 QUIET)
 find_package(GTest QUIET)
 find_package(benchmark QUIET)
 find_package(Python3 QUIET COMPONENTS Interpreter Development.Module)
@@ -107,6 +110,21 @@ if(NOT PROTON_LIBIBERTY_INCLUDE_DIR OR NOT PROTON_LIBIBERTY_LIBRARY)
 endif()
 proton_decide_part(viewer "Build proton-viewer (needs simdjson, RapidJSON, PCRE2, libiberty)"
                    ${_missing})
+
+# The viewer's --export FILE.sqlite and --sql: AUTO (when SQLite is found), ON or OFF. Without
+# it the viewer still builds and says so when those are asked for.
+set(PROTON_VIEWER_SQLITE AUTO CACHE STRING
+    "proton-viewer's --export FILE.sqlite and --sql (needs SQLite): AUTO, ON or OFF")
+set_property(CACHE PROTON_VIEWER_SQLITE PROPERTY STRINGS AUTO ON OFF)
+if("$CACHE{PROTON_VIEWER_SQLITE}" STREQUAL "AUTO")
+  set(PROTON_VIEWER_SQLITE ${SQLite3_FOUND})
+elseif(PROTON_VIEWER_SQLITE AND NOT SQLite3_FOUND)
+  message(FATAL_ERROR "proton: PROTON_VIEWER_SQLITE=ON, but SQLite (libsqlite3-dev) is missing")
+endif()
+if(PROTON_BUILD_VIEWER AND NOT PROTON_VIEWER_SQLITE)
+  message(STATUS "proton: viewer without --sql and --export FILE.sqlite: missing SQLite "
+                 "(apt-get install libsqlite3-dev)")
+endif()
 
 # The core tests read the writers' JSON with RapidJSON's DOM: both are needed.
 set(_missing "")

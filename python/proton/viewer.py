@@ -123,6 +123,36 @@ def _metric_items(metrics: Metrics) -> List[str]:
     return _split_items(text)
 
 
+# ---- SQL ----------------------------------------------------------------------------------
+
+def to_sqlite(files: Any, path: Any, metrics: Optional[Metrics] = None) -> str:
+    """Writes the SQLite database of the profile ``files`` (one name, or a list: ranks, part
+    files) to ``path``, as ``proton-viewer --export PATH.sqlite FILE...`` does (viewer.md
+    §11.13; schema: formats.md §8), and returns ``path``. ``metrics`` (items as for ``-m``,
+    raw or derived) become columns of ``frame_values`` besides every raw metric. ``path`` is
+    replaced only once the database is complete. Read it with ``sqlite3`` or
+    ``pandas.read_sql``::
+
+        db = proton.viewer.to_sqlite(glob.glob("run.rank*.hatchet"), "run.sqlite")
+        pandas.read_sql("SELECT * FROM frame_rows WHERE kind = 'kernel'", sqlite3.connect(db))
+
+    Names are opened as ``open()`` opens them first, so a missing file raises what ``open()``
+    raises; a file that is not a profile, or files from different devices, raise
+    RuntimeError with the command's message."""
+    names = [files] if isinstance(files, (str, bytes, os.PathLike)) else list(files)
+    encoded = []
+    for name in names:
+        if isinstance(name, int):
+            raise TypeError(f"expected str, bytes or os.PathLike object, not {type(name).__name__}")
+        with open(name, "rb", buffering=0):
+            pass
+        # '-' is a file name here, not standard input as on the command line.
+        encoded.append(b"./-" if os.fsencode(name) == b"-" else os.fsencode(name))
+    items = _metric_items(metrics) if metrics else []
+    core().to_sqlite(encoded, os.fsencode(path), items)
+    return os.fspath(path)
+
+
 def derive_metrics(gf: GraphFrame, metrics: Metrics, inclusive_metrics: Any = None,
                    exclusive_metrics: Any = None, device_info: Any = None) -> List[str]:
     """Computes the columns of ``metrics`` (raw or derived, viewer.md §4) on ``gf`` and
@@ -297,7 +327,7 @@ def print_tree(gf: GraphFrame, metrics: Metrics, depth: int = 100, format: Optio
 __all__ = [
     "parse", "print_tree", "read", "get_raw_metrics", "get_min_time_flops",
     "get_min_time_bytes", "derive_metrics", "filter_frames", "format_frames",
-    "apply_diff_profile", "main", "GraphFrame",
+    "apply_diff_profile", "to_sqlite", "main", "GraphFrame",
 ]
 
 

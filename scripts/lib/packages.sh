@@ -48,8 +48,8 @@ proton_distro_note() {
 # What the main job needs: a compiler, CMake, a build tool, the viewer's libraries, the Python
 # module's headers. Nothing that Ubuntu ships only as a snap.
 proton_main_packages() {
-  local viewer=(libsimdjson-dev libpcre2-dev libiberty-dev rapidjson-dev)
-  [ "$1" != ubuntu2204 ] || viewer=(libpcre2-dev libiberty-dev rapidjson-dev)
+  local viewer=(libsimdjson-dev libpcre2-dev libiberty-dev rapidjson-dev libsqlite3-dev)
+  [ "$1" != ubuntu2204 ] || viewer=(libpcre2-dev libiberty-dev rapidjson-dev libsqlite3-dev)
   echo build-essential cmake ninja-build pkg-config "${viewer[@]}" python3-dev
 }
 

@@ -44,4 +44,9 @@ PyObject* Render(PyObject* self, PyObject* args);
 // table(tree, format: str | None) -> dict of columns, one row per node in print order.
 PyObject* Table(PyObject* self, PyObject* args);
 
+// ---- SQLite (calls_sql.cc).
+// to_sqlite(files: list[bytes], path: bytes, items: list[str]) -> None: the database of the
+// files (viewer.md §11.13), replacing `path` once complete; `items` are -m's columns.
+PyObject* ToSqlite(PyObject* self, PyObject* args);
+
 }  // namespace proton::python_viewer

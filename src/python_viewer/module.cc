@@ -7,6 +7,7 @@
 #include <new>
 
 #include "calls.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::python_viewer {
 namespace {
@@ -39,6 +40,7 @@ PyMethodDef g_methods[] = {
     {"diff", Guarded<Diff>, METH_VARARGS, "The difference of two trees."},
     {"render", Guarded<Render>, METH_VARARGS, "What proton-viewer prints for a tree, as bytes."},
     {"table", Guarded<Table>, METH_VARARGS, "The columns of a tree, one row per node."},
+    {"to_sqlite", Guarded<ToSqlite>, METH_VARARGS, "The SQLite database of profile files."},
     {nullptr, nullptr, 0, nullptr}};
 
 PyModuleDef g_module = {PyModuleDef_HEAD_INIT,
@@ -54,4 +56,13 @@ PyModuleDef g_module = {PyModuleDef_HEAD_INIT,
 }  // namespace
 }  // namespace proton::python_viewer
 
-PyMODINIT_FUNC PyInit__viewer() { return PyModule_Create(&proton::python_viewer::g_module); }
+PyMODINIT_FUNC PyInit__viewer() {
+  PyObject* module = PyModule_Create(&proton::python_viewer::g_module);
+  // Whether to_sqlite works in this build (the viewer's SQLite outputs are optional).
+  if (module != nullptr &&
+      PyModule_AddIntConstant(module, "has_sqlite", proton::viewer::SqliteAvailable() ? 1 : 0) !=
+          0) {
+    Py_CLEAR(module);
+  }
+  return module;
+}

@@ -1,6 +1,6 @@
 """proton-viewer under hostile conditions (viewer.md §3.1, §7.9, §9.2, §11.8, §11.11,
-§11.12): too little memory, FIFOs, missing files, mixed devices, closed pipes, full disks
-and NUL bytes. Each run must end with one clear line (or quietly, for a closed standard
+§11.12, §11.13): too little memory, FIFOs, missing files, mixed devices, closed pipes, full
+disks and NUL bytes, for the printed tree, the side files and the SQLite database. Each run must end with one clear line (or quietly, for a closed standard
 output) and the documented status: never an abort, a signal, a hang or a partial file."""
 
 import json
@@ -284,3 +284,66 @@ def test_nul_bytes_never_merge_different_frames(tmp_path):
         rows = [json.loads(line) for line in f]
     assert sorted((r["name"], r["time"]) for r in rows if r["depth"] == 1) == [("\u0000b", 5),
                                                                               ("b", 3)]
+
+
+# --- the SQLite database and --sql (§11.13) -------------------------------------------------
+
+# The viewer's SQLite outputs are optional (built where libsqlite3-dev is).
+needs_sqlite = pytest.mark.skipif(
+    subprocess.run([VIEWER, "--sql", "list"], capture_output=True).returncode != 0,
+    reason="proton-viewer built without SQLite")
+
+
+@needs_sqlite
+@needs_no_sanitizer
+@pytest.mark.parametrize("args", [["--export", "OUT.sqlite"], ["--sql", "top_kernels"],
+                                  ["--sql", "files", "--export", "OUT.sqlite"]])
+def test_database_out_of_memory_is_one_line(big_profiles, tmp_path, args):
+    """Memory runs out while reading, inside SQLite, or while indexing: one line each time,
+    and no temporary database left behind."""
+    args = [str(tmp_path / a) if a.startswith("OUT") else a for a in args]
+    failures = 0
+    for limit in range(60, 420, 40):
+        result = run_viewer_to(subprocess.DEVNULL, args + big_profiles[:2],
+                               preexec_fn=address_space_limit(limit))
+        if result.returncode == 0:
+            continue
+        failures += 1
+        line = assert_clean_failure(result, "out of memory")
+        assert re.search(r"out of memory (reading|processing|merging|writing|running|in SQLite)",
+                         line), line
+        assert [n for n in os.listdir(tmp_path) if ".proton-" in n] == []
+    assert failures > 0
+
+
+@needs_sqlite
+@pytest.mark.parametrize("sql", [False, True])
+def test_database_file_size_limit_leaves_the_old_database(big_profiles, tmp_path, sql):
+    path = tmp_path / "out.sqlite"
+    path.write_text("previous complete database\n")
+    args = (["--sql", "files"] if sql else []) + ["--export", str(path)] + big_profiles[:2]
+    result = run_viewer(args, preexec_fn=limit_file_size(1 << 20))
+    assert_clean_failure(result, "cannot write '%s'" % path)
+    assert path.read_text() == "previous complete database\n"
+    assert os.listdir(tmp_path) == ["out.sqlite"]
+    result = run_viewer(args)
+    assert result.returncode == 0, result.stderr
+    assert path.read_bytes()[:15] == b"SQLite format 3"
+
+
+@needs_sqlite
+def test_database_on_full_tmpfs_leaves_nothing(big_profiles, tmp_path):
+    with small_tmpfs(tmp_path / "small", "1m") as mount:
+        result = run_viewer(["--export", str(mount / "out.sqlite")] + big_profiles[:1])
+        assert_clean_failure(result, "cannot write")
+        assert os.listdir(mount) == []
+
+
+@needs_sqlite
+def test_database_into_fifo_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "db.sqlite"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    result = run_viewer(["--export", str(fifo), os.path.join(REFDATA, "ref_hook.hatchet")])
+    assert_clean_failure(result, "an SQLite database must be a regular file")
+    assert time.monotonic() - start < 5  # not the 10 s wait for a FIFO's reader

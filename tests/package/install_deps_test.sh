@@ -18,7 +18,7 @@ has() { [[ " $1 " == *" $2 "* ]]; }
 
 # ---- 1. the package lists ---------------------------------------------------------------------
 list() { PROTON_OS_RELEASE=$fixtures/$1 "$script" --print "--$2"; }
-debian_main="build-essential cmake ninja-build pkg-config libsimdjson-dev libpcre2-dev libiberty-dev rapidjson-dev python3-dev"
+debian_main="build-essential cmake ninja-build pkg-config libsimdjson-dev libpcre2-dev libiberty-dev rapidjson-dev libsqlite3-dev python3-dev"
 [ "$(list debian12 main)" = "$debian_main" ] || fail "Debian 12 main: $(list debian12 main)"
 [ "$(list ubuntu2404 main)" = "$debian_main" ] || fail "Ubuntu 24.04 main: $(list ubuntu2404 main)"
 [ "$(list fedora40 main)" = "$debian_main" ] || fail "an uncovered system gets Debian's names"
@@ -32,7 +32,7 @@ for distro in debian12 ubuntu2204 ubuntu2404 fedora40; do
   for p in chromium chromium-browser chromium-driver chromium-chromedriver firefox; do
     ! has "$main" "$p" || fail "$distro: the main path has $p"
   done
-  for p in libgtest-dev libgmock-dev libbenchmark-dev python3-pytest universal-ctags valgrind git; do
+  for p in libgtest-dev libgmock-dev libbenchmark-dev python3-pytest universal-ctags valgrind protobuf-compiler git; do
     has "$test" "$p" || fail "$distro: --test lacks $p"
   done
 done

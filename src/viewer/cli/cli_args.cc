@@ -10,6 +10,7 @@
 #include "util/argparse.h"
 #include "viewer/cli/py_number.h"
 #include "viewer/outputs/output_formats.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
 namespace {
@@ -31,7 +32,8 @@ enum class Opt {
   kDemangle,
   kHtml,
   kSpeedscope,
-  kMerge
+  kMerge,
+  kSql
 };
 
 constexpr int Id(Opt opt) { return static_cast<int>(opt); }
@@ -86,6 +88,7 @@ const ArgParser& Parser() {
            .value = ArgValue::kAttachedOnly,
            .choices = {"stats", "sum"},
            .exact_only = true},
+          {.id = Id(Opt::kSql), .strings = {"--sql"}, .value = ArgValue::kOne, .exact_only = true},
       },
       QuoteVerbatim,
       Positionals::kCollect,
@@ -127,14 +130,35 @@ struct ScanState {
   ViewerOptions args;
   std::optional<std::string> metrics_text;  // -m as given (last one wins)
   std::vector<std::string> positionals;
+  std::vector<Opt> given;  // every option scanned, in order
 };
 
+bool Given(const ScanState& state, Opt opt) {
+  return std::find(state.given.begin(), state.given.end(), opt) != state.given.end();
+}
+
+bool ExportsSqlite(const OutputOptions& output) {
+  return ExportFormatOf(output.export_path) == OutputFormat::kSqlite;
+}
+
 Status TakeExport(OutputOptions& args, const std::string& value) {
-  if (!ExportFormatOf(value)) {
+  const std::optional<OutputFormat> format = ExportFormatOf(value);
+  if (!format) {
     return ArgumentError(Opt::kExport,
                          "FILE must end in " + ExportSuffixes() + ": '" + value + "'");
   }
+  if (*format == OutputFormat::kSqlite && !SqliteAvailable()) {
+    return Status::UsageError(SqliteUnavailable("--export FILE.sqlite").message());
+  }
   args.export_path = value;
+  return Status();
+}
+
+Status TakeSql(OutputOptions& args, const std::string& value) {
+  if (!SqliteAvailable()) return Status::UsageError(SqliteUnavailable("--sql").message());
+  if (value.empty()) return ArgumentError(Opt::kSql, "QUERY must not be empty");
+  args.has_sql = true;
+  args.sql = value;
   return Status();
 }
 
@@ -173,6 +197,7 @@ Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
       state.args.input.merge =
           value != nullptr && *value == "sum" ? MergeMode::kSum : MergeMode::kStats;
       return Status();
+    case Opt::kSql: return TakeSql(output, *value);
     case Opt::kThreshold: return SetThreshold(view, *value);
     case Opt::kDepth: return SetDepth(view, *value);
     case Opt::kFormat: return SetFormat(view, *value);
@@ -193,10 +218,21 @@ Status CheckMerge(const ViewerOptions& a) {
   return Status();
 }
 
-// The FILE count (unknown options were reported by the scan): one, or several with --merge.
+// Whether the run reads every FILE into one database and prints no tree: --sql, or
+// --export FILE.sqlite without -m (§11.13). Several FILEs are then fine without --merge.
+bool ReadsIntoDatabase(const ScanState& state) {
+  if (state.args.output.has_sql) return true;
+  const bool metrics = state.metrics_text && !state.metrics_text->empty();
+  return ExportsSqlite(state.args.output) && !metrics && !state.args.output.list;
+}
+
+// The FILE count (unknown options were reported by the scan): one, or several with --merge
+// or into a database; none for --sql list.
 Status CheckPositionals(const ScanState& state) {
+  if (state.args.output.has_sql && state.args.output.sql == "list") return Status();
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone) {
+  if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone &&
+      !ReadsIntoDatabase(state)) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
   }
@@ -235,7 +271,8 @@ Status CheckOutputOptions(const ViewerOptions& options) {
   if (no_metrics && output.has_fail_above) {
     return Status::UsageError("--fail-above needs a metric (-m)");
   }
-  if (no_metrics && !output.export_path.empty()) {
+  // A database holds every metric of the FILEs; -m only adds its columns (§11.13).
+  if (no_metrics && !output.export_path.empty() && !ExportsSqlite(output) && !output.has_sql) {
     return Status::UsageError("--export needs a metric (-m)");
   }
   if (no_metrics && !output.html_path.empty()) {
@@ -251,10 +288,40 @@ Status CheckOutputOptions(const ViewerOptions& options) {
   return Status();
 }
 
+// --sql's result replaces the printed tree (§11.13): the options that shape or accompany the
+// tree have nothing to act on. --merge is accepted (every FILE is read anyway).
+Status CheckSql(const ScanState& state) {
+  if (!state.args.output.has_sql) return Status();
+  static constexpr Opt kTreeOptions[] = {
+      Opt::kList,     Opt::kInclude,     Opt::kExclude,     Opt::kThreshold, Opt::kDepth,
+      Opt::kFormat,   Opt::kPrintSorted, Opt::kDiffProfile, Opt::kFailAbove, Opt::kMatch,
+      Opt::kDemangle, Opt::kHtml,        Opt::kSpeedscope};
+  for (const Opt opt : kTreeOptions) {
+    if (!Given(state, opt)) continue;
+    return Status::UsageError("--sql cannot be combined with " +
+                              ArgumentName(OptionWithId(Parser(), Id(opt))));
+  }
+  return Status();
+}
+
+// FILE '-' is read once: --export FILE.sqlite beside a printed tree reads the FILEs again.
+Status CheckStdinOnce(const ScanState& state) {
+  const ViewerOptions& args = state.args;
+  if (!ExportsSqlite(args.output) || ReadsIntoDatabase(state) || args.output.list) {
+    return Status();
+  }
+  if (std::count(args.input.files.begin(), args.input.files.end(), "-") == 0) return Status();
+  return Status::UsageError(
+      "standard input ('-') can only be read once: --export FILE.sqlite with -m reads "
+      "every FILE again after the tree; name the file instead");
+}
+
 Status CheckAfterScan(ScanState& state) {
   ViewerOptions& args = state.args;
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
   args.input.files = state.positionals;
+  PROTON_RETURN_IF_ERROR(CheckSql(state));
+  if (args.output.has_sql && args.output.sql == "list") return Status();
   PROTON_RETURN_IF_ERROR(CheckMerge(args));
   PROTON_RETURN_IF_ERROR(CheckIncludeExclude(args.view));
   // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
@@ -264,7 +331,8 @@ Status CheckAfterScan(ScanState& state) {
     return Status::UsageError("standard input ('-') can only be read once");
   }
   PROTON_RETURN_IF_ERROR(CheckThresholdFinite(args.view));
-  return CheckOutputOptions(args);
+  PROTON_RETURN_IF_ERROR(CheckOutputOptions(args));
+  return CheckStdinOnce(state);
 }
 
 }  // namespace
@@ -328,6 +396,7 @@ Status CheckThresholdFinite(const ViewOptions& view) {
 Result<ViewerOptions> ParseViewerArgs(const std::vector<std::string>& args) {
   ScanState state;
   auto take = [&](const ArgOption& option, const std::string* value) {
+    state.given.push_back(static_cast<Opt>(option.id));
     return TakeAction(state, static_cast<Opt>(option.id), value);
   };
   PROTON_ASSIGN_OR_RETURN(ArgScan scan, ParseArgs(Parser(), args, take));

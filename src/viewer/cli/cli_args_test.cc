@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "util/test_support.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
 namespace {
@@ -247,8 +248,38 @@ TEST(CliArgs, FailAboveMatchExportErrors) {
   EXPECT_EQ(Error({"--match", "fuzzy", "f"}),
             "argument --match: invalid choice: 'fuzzy' (choose from 'exact', 'normalized')");
   EXPECT_EQ(Error({"-m", "t", "--export", "out.json", "f"}),
-            "argument --export: FILE must end in .csv or .jsonl: 'out.json'");
+            "argument --export: FILE must end in .csv, .jsonl or .sqlite: 'out.json'");
   EXPECT_EQ(Error({"--export", "out.csv", "f"}), "--export needs a metric (-m)");
+}
+
+TEST(CliArgs, SqlAndTheDatabaseExport) {
+  if (!SqliteAvailable()) GTEST_SKIP() << "built without SQLite";
+  // Several FILEs go into one database without --merge, and no -m is needed.
+  ViewerOptions a = Parse({"--export", "db.sqlite", "a", "b", "c"});
+  EXPECT_EQ(a.input.files.size(), 3u);
+  EXPECT_EQ(a.output.export_path, "db.sqlite");
+  a = Parse({"--sql", "top_kernels", "a", "b"});
+  EXPECT_TRUE(a.output.has_sql);
+  EXPECT_EQ(a.output.sql, "top_kernels");
+  EXPECT_TRUE(Parse({"--sql", "list"}).input.files.empty());  // no FILE needed
+  EXPECT_EQ(Parse({"--sql", "SELECT 1", "-m", "util", "--export", "r.csv", "a"}).view.metrics,
+            std::vector<std::string>{"util"});
+  EXPECT_EQ(Parse({"--sql", "SELECT 1", "--merge", "a", "b"}).input.merge, MergeMode::kStats);
+  // With -m the tree is printed, so one FILE (or --merge) as always.
+  EXPECT_EQ(Error({"-m", "time", "--export", "db.sqlite", "a", "b"}),
+            "Must specify exactly one file to read (got 2)");
+  EXPECT_EQ(Error({"--sql", "", "a"}), "argument --sql: QUERY must not be empty");
+  EXPECT_EQ(Error({"--sql", "q"}), "Must specify a file to read");
+  EXPECT_EQ(Error({"--sql", "q", "-i", "x", "a"}), "--sql cannot be combined with -i/--include");
+  EXPECT_EQ(Error({"--sql", "q", "-d", "2", "a"}), "--sql cannot be combined with -d/--depth");
+  EXPECT_EQ(Error({"--sql", "q", "--html", "p.html", "a"}), "--sql cannot be combined with --html");
+  EXPECT_EQ(Error({"--sql", "q", "-diff", "o", "a"}),
+            "--sql cannot be combined with --diff-profile/-diff");
+  EXPECT_EQ(Error({"--sq", "q", "a"}), "unrecognized arguments: --sq");  // full spelling only
+  EXPECT_EQ(Error({"-m", "t", "--export", "db.sqlite", "-"}),
+            "standard input ('-') can only be read once: --export FILE.sqlite with -m reads "
+            "every FILE again after the tree; name the file instead");
+  EXPECT_EQ(Parse({"--export", "db.sqlite", "-"}).input.file(), "-");
 }
 
 TEST(CliArgs, Demangle) {

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "viewer/cli/cli_args.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
 
@@ -67,7 +68,10 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        demangled names without Triton/Inductor numeric and hash\n"
     "                        suffixes\n"
     "  --export FILE         also write the printed tree as a table to FILE (.csv or\n"
-    "                        .jsonl): path, name, depth and each -m column, unformatted\n"
+    "                        .jsonl): path, name, depth and each -m column, unformatted;\n"
+    "                        or FILE.sqlite: an SQLite database of every FILE (frames,\n"
+    "                        every metric per file, files and devices; several FILEs\n"
+    "                        without --merge when no -m is given; -m adds columns)\n"
     "  --demangle[={full,short}]\n"
     "                        show C++ (Itanium, \"_Z...\") frame names demangled: in full\n"
     "                        (the default), or short, without template arguments and\n"
@@ -84,14 +88,22 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        the frame, then their count; the first column's median\n"
     "                        drives -t, the colours and --print-sorted. sum: the FILEs\n"
     "                        added up, shown as one profile. --html and --speedscope\n"
-    "                        draw the merged tree\n";
+    "                        draw the merged tree\n"
+    "  --sql QUERY           run an SQL query (SQLite) on the database of every FILE and\n"
+    "                        print its rows as a table instead of the tree (with --export\n"
+    "                        .csv/.jsonl: write them there; .sqlite: keep the database).\n"
+    "                        QUERY may name a bundled query; --sql list shows them\n";
+
+// Said after the options when this build has no SQLite.
+constexpr std::string_view kNoSqliteHelp =
+    "\n--sql and --export FILE.sqlite need SQLite, which this proton-viewer was built without.\n";
 
 }  // namespace
 
 std::string_view HelpText() {
-  static const std::string kHelp = std::string(UsageText()) + std::string(kHelpIntro) +
-                                   std::string(kReferenceOptionsHelp) +
-                                   std::string(kBeyondReferenceHelp);
+  static const std::string kHelp =
+      std::string(UsageText()) + std::string(kHelpIntro) + std::string(kReferenceOptionsHelp) +
+      std::string(kBeyondReferenceHelp) + std::string(SqliteAvailable() ? "" : kNoSqliteHelp);
   return kHelp;
 }
 

@@ -30,6 +30,7 @@
 #include "viewer/outputs/export.h"
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
 namespace {
@@ -94,6 +95,20 @@ Status WriteReports(const OutputOptions& output, const ReportInput& report) {
   return Status();
 }
 
+bool ExportsSqlite(const OutputOptions& output) {
+  return ExportFormatOf(output.export_path) == OutputFormat::kSqlite;
+}
+
+// --export's FILE: the database of every FILE (§11.13), or the printed tree as a table.
+Status WriteExport(const ViewerOptions& options, const std::function<Status()>& write_table) {
+  const std::string& path = options.output.export_path;
+  if (ExportsSqlite(options.output)) {
+    return WriteSideOutput(
+        path, [&] { return WriteSqliteExport(path, options.input.files, options.view.metrics); });
+  }
+  return WriteSideOutput(path, write_table);
+}
+
 // The side outputs, written before anything is printed so that their errors leave standard
 // output empty (§9).
 Status WriteSideOutputs(const PrintInput& in, const ViewerOptions& options,
@@ -103,9 +118,8 @@ Status WriteSideOutputs(const PrintInput& in, const ViewerOptions& options,
   const ViewOptions& view = options.view;
   const OutputOptions& output = options.output;
   if (!output.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
-      return ExportTable(output.export_path, in, view.metrics, view.depth);
-    }));
+    PROTON_RETURN_IF_ERROR(WriteExport(
+        options, [&] { return ExportTable(output.export_path, in, view.metrics, view.depth); }));
   }
   if (!WantsReport(output)) return Status();
   return CatchOutOfMemory("preparing the pictures", [&] {
@@ -163,7 +177,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
   // Display only (§11.9): the files were matched and filtered by their stored names.
   ApplyDemangle(merged.tree, view.demangle);
   if (!output.export_path.empty()) {
-    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
+    PROTON_RETURN_IF_ERROR(WriteExport(options, [&] {
       return input.merge == MergeMode::kSum
                  ? ExportTable(output.export_path, merged.in, view.metrics, view.depth)
                  : ExportMergeTable(output.export_path, merged, view.metrics, view.depth);
@@ -180,7 +194,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
 // Every input is checked before any is opened (§9.2), so a missing file is named at once,
 // not after an earlier FIFO has been waited on or a huge file read.
 Status CheckInputs(const InputOptions& input, bool list) {
-  if (input.merge != MergeMode::kNone) {
+  if (input.merge != MergeMode::kNone || input.files.size() > 1) {
     for (const std::string& file : input.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
     return Status();
   }
@@ -240,6 +254,27 @@ Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::strin
   return failed ? kGateFailedStatus : 0;
 }
 
+// --sql (§11.13): the query's rows instead of the tree.
+Result<int> RunSqlQuery(const ViewerOptions& options, int out_fd) {
+  const SqlRequest request{options.output.sql, options.input.files, options.view.metrics,
+                           options.output.export_path};
+  return CatchOutOfMemory("running the SQL query", [&]() -> Result<int> {
+    OutputBuffer out(out_fd);
+    PROTON_RETURN_IF_ERROR(RunSql(request, out));
+    return FinishOutput(out);
+  });
+}
+
+// A run that reads its FILEs into a database and prints no tree (§11.13): --sql, or
+// --export FILE.sqlite without -m.
+Result<int> RunDatabaseOnly(const ViewerOptions& options, int out_fd) {
+  const bool list_queries = options.output.has_sql && options.output.sql == "list";
+  if (!list_queries) PROTON_RETURN_IF_ERROR(CheckInputs(options.input, false));
+  if (options.output.has_sql) return RunSqlQuery(options, out_fd);
+  PROTON_RETURN_IF_ERROR(WriteExport(options, nullptr));
+  return 0;
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -250,6 +285,10 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   const bool list = options.output.list;
+  if (!list &&
+      (options.output.has_sql || (options.view.metrics.empty() && ExportsSqlite(options.output)))) {
+    return RunDatabaseOnly(options, out_fd);
+  }
   if (options.view.metrics.empty() && !list) return 0;  // FILE is not even opened (§2.4)
   PROTON_RETURN_IF_ERROR(CheckInputs(options.input, list));
   if (list) {

@@ -11,8 +11,10 @@
 
 namespace proton::viewer {
 
-// Columns: path, name, depth, file (display name), file_index (position among the FILEs,
-// from 0: what argmax holds), each -m item (the file's value), then per item
+// Columns: path, name, depth, file (display name), file_id (position among the FILEs, from
+// 0: what argmax holds), rank and phase (from the file's name, else null; file_id, rank and
+// phase are the SQLite database's names, §11.13), each -m item (the file's value), then per
+// item
 // "<item>:min", ":median", ":mean", ":max", ":imbalance", ":argmax", then files (how many
 // files hold the node). `merged.in.tree` must be set. Errors as ExportTable's.
 Status ExportMergeTable(const std::string& path, const MergedProfiles& merged,

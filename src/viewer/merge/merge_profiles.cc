@@ -6,12 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <thread>
 
-#include "format/profile_reader.h"
 #include "util/out_of_memory.h"
 #include "viewer/common/quoted.h"
-#include "viewer/merge/load_in_order.h"
+#include "viewer/merge/merge_load.h"
 #include "viewer/merge/merge_source.h"
 #include "viewer/merge/merge_stats.h"
 #include "viewer/merge/merge_sum.h"
@@ -22,41 +20,6 @@
 namespace proton::viewer {
 namespace {
 
-// What a loading thread hands over: the file as read, what it must agree on with the others,
-// and for stats its columns after derivation and -i/-e, or the error that preparing them
-// gave. That error is reported after the source check, as when reading one file at a time.
-// `empty`: a valid profile with no data (the part of a phase that recorded nothing, a rank
-// that ran none of the frames): it holds no frame of the union, agrees with every other file
-// and adds nothing (viewer.md §11.11).
-struct LoadedFile {
-  ProfileTree tree;
-  std::string display_name;
-  Source source;
-  Status prepared;
-  std::vector<ColumnRef> columns;
-  bool empty = false;
-};
-
-Result<LoadedFile> ReadFile(const std::string& path) {
-  LoadedFile file;
-  file.display_name = format::DisplayName(path);
-  PROTON_ASSIGN_OR_RETURN(file.tree, format::ReadProfileFile(path));
-  const Status prepared = PrepareProfile(file.tree, file.display_name);
-  if (IsNoProfileData(prepared, file.display_name)) {
-    file.empty = true;
-    file.tree = ProfileTree();
-    return file;
-  }
-  PROTON_RETURN_IF_ERROR(prepared);
-  file.source = DescribeSource(file.tree, file.display_name);
-  return file;
-}
-
-Result<LoadedFile> LoadFile(const std::string& path) {
-  return CatchOutOfMemory("reading " + Quoted(format::DisplayName(path)),
-                          [&] { return ReadFile(path); });
-}
-
 // Derived per file, filtered by -i/-e (the threshold applies to the merged values).
 Status PrepareStatsFile(LoadedFile& file, const ViewOptions& view) {
   PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, view.metrics, file.display_name));
@@ -65,32 +28,6 @@ Status PrepareStatsFile(LoadedFile& file, const ViewOptions& view) {
   PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, file.columns[0], file.display_name));
   MergeDuplicates(file.tree);
   return Status();
-}
-
-// Worker threads for loading: a few, since each holds one file's tree while it works.
-size_t LoadThreads(size_t files) {
-  if (files < 2) return 0;
-  return std::min<size_t>(std::thread::hardware_concurrency(), 4);
-}
-
-// Loads `files` on worker threads and calls consume(file) in FILE order.
-Status ForEachFile(const std::vector<std::string>& files,
-                   const std::function<Status(LoadedFile&)>& prepare,
-                   const std::function<Status(LoadedFile&)>& consume) {
-  const size_t threads = LoadThreads(files.size());
-  return InOrderLoader<LoadedFile>::Run(
-      files.size(), threads, threads + 1,
-      [&](size_t i) -> Result<LoadedFile> {
-        PROTON_ASSIGN_OR_RETURN(LoadedFile file, LoadFile(files[i]));
-        if (file.empty) return file;
-        file.prepared = CatchOutOfMemory("processing " + Quoted(file.display_name),
-                                         [&] { return prepare(file); });
-        return file;
-      },
-      [&](size_t, LoadedFile& file) {
-        return CatchOutOfMemory("merging " + Quoted(file.display_name),
-                                [&] { return consume(file); });
-      });
 }
 
 // Every file must label the columns alike (inclusive in one, exclusive in another cannot be
@@ -234,7 +171,7 @@ Result<MergedProfiles> MergeStatsProfiles(const InputOptions& input, const ViewO
   std::vector<ColumnRef> columns;
   DeviceTable devices;
   const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, view); };
-  const auto add = [&](LoadedFile& file) -> Status {
+  const auto add = [&](size_t, LoadedFile& file) -> Status {
     if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
     out.store.files.push_back(file.display_name);
@@ -246,7 +183,7 @@ Result<MergedProfiles> MergeStatsProfiles(const InputOptions& input, const ViewO
     }
     return AddStatsFile(file, merged, out.store, columns);
   };
-  PROTON_RETURN_IF_ERROR(ForEachFile(input.files, prepare, add));
+  PROTON_RETURN_IF_ERROR(ForEachLoadedFile(input.files, prepare, add));
   if (columns.empty()) {  // every file was empty
     return Status::Error(Quoted(MergeDisplayName(input.files.size())) +
                          " contains no profile data");
@@ -270,7 +207,7 @@ Result<MergedProfiles> MergeSumProfiles(const InputOptions& input, const ViewOpt
     MergeDuplicates(file.tree);
     return Status();
   };
-  const auto add = [&](LoadedFile& file) -> Status {
+  const auto add = [&](size_t, LoadedFile& file) -> Status {
     files.push_back(file.display_name);
     if (file.empty) {
       file_devices.emplace_back();
@@ -282,7 +219,7 @@ Result<MergedProfiles> MergeSumProfiles(const InputOptions& input, const ViewOpt
     AddDevices(devices, file.tree.devices(), file_devices.emplace_back());
     return Status();
   };
-  PROTON_RETURN_IF_ERROR(ForEachFile(input.files, merge_duplicates, add));
+  PROTON_RETURN_IF_ERROR(ForEachLoadedFile(input.files, merge_duplicates, add));
   const std::string name = MergeDisplayName(input.files.size());
   MergedProfiles out;
   out.store.files = std::move(files);

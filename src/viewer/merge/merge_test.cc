@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "viewer/merge/file_name_facts.h"
 #include "viewer/merge/merge_source.h"
 #include "viewer/merge/merge_stats.h"
 #include "viewer/merge/merge_sum.h"
@@ -11,6 +12,21 @@
 
 namespace proton::viewer {
 namespace {
+
+TEST(FileNameFacts, RankPhaseAndPidFromTheProfilersNames) {
+  const FileNameFacts f = ParseFileName("out/run.rank12.part_3.hatchet_msgpack");
+  EXPECT_EQ(f.rank, 12);
+  EXPECT_EQ(f.phase, 3);
+  EXPECT_EQ(f.pid, std::nullopt);
+  EXPECT_EQ(ParseFileName("run.pid4242.hatchet").pid, 4242);
+  EXPECT_EQ(ParseFileName("a.rank7").rank, 7);  // at the end
+  // Only whole tokens of the base name: digits then '.' or the end.
+  EXPECT_EQ(ParseFileName("run.rank1x.hatchet").rank, std::nullopt);
+  EXPECT_EQ(ParseFileName("run.rank.hatchet").rank, std::nullopt);
+  EXPECT_EQ(ParseFileName("job.rank5/run.hatchet").rank, std::nullopt);
+  EXPECT_EQ(ParseFileName("<stdin>").rank, std::nullopt);
+  EXPECT_EQ(ParseFileName("x.rank2.y.rank9.hatchet").rank, 9);  // the last one
+}
 
 TEST(MergeStats, OddCountMedianAndArgmaxIsFirstFileOfTheMax) {
   std::vector<double> scratch;
@@ -85,6 +101,21 @@ TEST(MergeUnion, MatchesByPathAndAddsNewNodesInFirstAppearanceOrder) {
   EXPECT_EQ(tree.name(kids[0]), "b");
   EXPECT_EQ(tree.name(kids[2]), "c");
   EXPECT_EQ(tree.name(tree.sorted_children(ProfileTree::root())[0]), "a");
+}
+
+TEST(MergeUnion, SortedPreOrderIsThePrintOrderOfTheBuiltTree) {
+  MergeUnion u;
+  u.Map(Flat({{"b", 1}, {"a", 2}, {"B", 3}}));
+  u.Map(Flat({{"c", 3}, {"_x", 4}}));
+  std::vector<NodeId> tree_id;
+  const ProfileTree tree = u.BuildTree(tree_id);
+  std::vector<std::string_view> want;
+  for (const NodeId n : SortedPreOrder(tree)) want.push_back(tree.name(n));
+  std::vector<std::string_view> got;
+  for (const NodeId id : u.SortedPreOrder()) got.push_back(u.name(id));
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(got, (std::vector<std::string_view>{"ROOT", "B", "_x", "a", "b", "c"}));  // §3.7
+  EXPECT_EQ(u.type(1), "function");
 }
 
 TEST(MergeUnion, SameNameUnderDifferentParentsStaysApart) {

@@ -72,6 +72,8 @@ std::string TempTemplate(const std::string& target) {
 
 }  // namespace
 
+bool IsWrittenInPlace(const std::string& path) { return WrittenInPlace(path); }
+
 Error CannotWrite(const std::string& path, int error) {
   return Status::Error("cannot write '" + path + "': " + std::strerror(error));
 }

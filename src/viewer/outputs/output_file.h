@@ -14,6 +14,10 @@
 
 namespace proton::viewer {
 
+// Whether PATH is written in place rather than through a temporary file: a FIFO, a device,
+// anything under /dev or /proc (renaming onto those would replace the name, not write to it).
+bool IsWrittenInPlace(const std::string& path);
+
 // "cannot write 'PATH': <strerror(error)>".
 Error CannotWrite(const std::string& path, int error);
 
@@ -32,6 +36,9 @@ class OutputFile {
   ~OutputFile();
 
   std::FILE* get() const { return file_; }
+  // The temporary file written in place of FILE, for writers that open it by name (SQLite);
+  // "" when FILE is written in place (a FIFO, a device).
+  const std::string& temp_path() const { return temp_; }
   // Flushes and closes; a write error seen earlier on it, or a failing close or rename, is
   // CannotWrite and leaves FILE as it was.
   Status Commit();

@@ -1,6 +1,8 @@
 // See output_formats.h.
 #include "viewer/outputs/output_formats.h"
 
+#include <vector>
+
 #include "viewer/outputs/html_report.h"
 #include "viewer/outputs/speedscope.h"
 
@@ -10,6 +12,7 @@ namespace {
 constexpr OutputFormatInfo kFormats[] = {
     {OutputFormat::kCsv, "csv", ".csv", &OutputOptions::export_path, nullptr},
     {OutputFormat::kJsonLines, "jsonl", ".jsonl", &OutputOptions::export_path, nullptr},
+    {OutputFormat::kSqlite, "sqlite", ".sqlite", &OutputOptions::export_path, nullptr},
     {OutputFormat::kHtml, "html", "", &OutputOptions::html_path, &WriteHtmlReport},
     {OutputFormat::kSpeedscope, "speedscope", "", &OutputOptions::speedscope_path,
      &WriteSpeedscope},
@@ -29,11 +32,14 @@ std::optional<OutputFormat> ExportFormatOf(std::string_view path) {
 }
 
 std::string ExportSuffixes() {
-  std::string list;
+  std::vector<std::string_view> suffixes;
   for (const OutputFormatInfo& f : kFormats) {
-    if (!IsTable(f)) continue;
-    if (!list.empty()) list += " or ";
-    list += f.suffix;
+    if (IsTable(f)) suffixes.push_back(f.suffix);
+  }
+  std::string list;
+  for (size_t i = 0; i < suffixes.size(); ++i) {
+    if (i > 0) list += i + 1 == suffixes.size() ? " or " : ", ";
+    list += suffixes[i];
   }
   return list;
 }

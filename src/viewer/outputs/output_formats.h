@@ -16,15 +16,16 @@
 
 namespace proton::viewer {
 
-enum class OutputFormat : uint8_t { kCsv, kJsonLines, kHtml, kSpeedscope };
+enum class OutputFormat : uint8_t { kCsv, kJsonLines, kSqlite, kHtml, kSpeedscope };
 
 struct OutputFormatInfo {
   OutputFormat format;
-  std::string_view name;             // "csv", "jsonl", "html", "speedscope"
+  std::string_view name;             // "csv", "jsonl", "sqlite", "html", "speedscope"
   std::string_view suffix;           // what FILE must end in; "" where any name is accepted
   std::string OutputOptions::*path;  // the option's FILE ("" = not asked for)
   // The drawings of the printed tree; nullptr for --export's tables, which ExportTable and
-  // ExportMergeTable write (a merge's table has rows per file).
+  // ExportMergeTable write (a merge's table has rows per file), and for the SQLite database
+  // of the FILEs (viewer/sql).
   Status (*write_report)(const std::string& path, const ReportInput& in);
 };
 
@@ -34,7 +35,7 @@ std::span<const OutputFormatInfo> OutputFormats();
 // --export's table format, by FILE's suffix; nullopt when no table format has it.
 std::optional<OutputFormat> ExportFormatOf(std::string_view path);
 
-// The table formats' suffixes for messages: ".csv or .jsonl".
+// The table formats' suffixes for messages: ".csv, .jsonl or .sqlite".
 std::string ExportSuffixes();
 
 // Whether `output` asks for a drawing (--html, --speedscope).

@@ -1,4 +1,4 @@
-// Tests for the table of side outputs (viewer.md §11.8, §11.12).
+// Tests for the table of side outputs (viewer.md §11.8, §11.12, §11.13).
 #include "viewer/outputs/output_formats.h"
 
 #include <gtest/gtest.h>
@@ -9,10 +9,11 @@ namespace {
 TEST(OutputFormats, ExportFormatBySuffix) {
   EXPECT_EQ(ExportFormatOf("t.csv"), OutputFormat::kCsv);
   EXPECT_EQ(ExportFormatOf("dir/t.jsonl"), OutputFormat::kJsonLines);
+  EXPECT_EQ(ExportFormatOf("ranks.sqlite"), OutputFormat::kSqlite);  // the FILEs' database
   EXPECT_EQ(ExportFormatOf("t.json"), std::nullopt);
   EXPECT_EQ(ExportFormatOf("t.html"), std::nullopt);  // a drawing, not a table
   EXPECT_EQ(ExportFormatOf("csv"), std::nullopt);
-  EXPECT_EQ(ExportSuffixes(), ".csv or .jsonl");
+  EXPECT_EQ(ExportSuffixes(), ".csv, .jsonl or .sqlite");
 }
 
 TEST(OutputFormats, WantsReport) {

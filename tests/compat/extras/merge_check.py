@@ -100,8 +100,10 @@ check(len(rows) == sum(len(per_file(p)) for p in all_paths),
 for row in rows:
     path = tuple(row["path"])
     held = per_file(path)
-    check(row["file"] == files[row["file_index"]], "file column of %r" % (row,))
-    mine = [h for h in held if h[0] == row["file_index"]]
+    check(row["file"] == files[row["file_id"]], "file column of %r" % (row,))
+    check(row["rank"] == row["file_id"] and row["phase"] is None,
+          "rank and phase from the file name: %r" % (row,))
+    mine = [h for h in held if h[0] == row["file_id"]]
     check(len(mine) == 1, "%s: row for a file that does not hold it" % (path,))
     if mine:
         check(close(row["time/ns"], mine[0][1]), "%s time/ns in file %d" % (path, mine[0][0]))
@@ -157,7 +159,7 @@ check(kept == want_kept, "-t %r kept %d frames, expected %d (%s)" % (threshold, 
 # ---- -i applies to each file; -d limits the rows ----
 out_i = os.path.join(tmp, "include.jsonl")
 rc, _, _ = run("--merge", "-m", "count", "-i", "bwd", "-d", "2", "--export", out_i, *files)
-got = {(tuple(r["path"]), r["file_index"]): r["count"] for r in map(json.loads, open(out_i))} if rc == 0 else {}
+got = {(tuple(r["path"]), r["file_id"]): r["count"] for r in map(json.loads, open(out_i))} if rc == 0 else {}
 want = {}
 for i, kernels in enumerate(ranks):
     sub = inclusive({p: v for p, v in kernels.items() if p[1] == "bwd"})
