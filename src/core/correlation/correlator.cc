@@ -132,15 +132,14 @@ void Correlator::Apply(const CaptureTarget* targets, size_t count, const KernelR
 
 void Correlator::OnKernelRecord(const KernelRecord& record) {
   if (Recording()) RecordKernel(record);
-  bool known =
-      ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count,
-                                               const LaunchStamp& stamp) {
-        if (record.start_ns >= record.end_ns) {
-          losses_.AddIncomplete();
-        } else {
-          Apply(targets, count, record, stamp);
-        }
-      });
+  bool known = ConsumeRecord(record.correlation_id, [&](const CaptureTarget* targets, size_t count,
+                                                        const LaunchStamp& stamp) {
+    if (record.start_ns >= record.end_ns) {
+      losses_.AddIncomplete();
+    } else {
+      Apply(targets, count, record, stamp);
+    }
+  });
   if (!known) losses_.AddUnknown();
 }
 

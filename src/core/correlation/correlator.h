@@ -79,8 +79,8 @@ class Correlator : public BackendSink {
   void Apply(const CaptureTarget* targets, size_t count, const KernelRecord& record,
              const LaunchStamp& stamp);
   // Consumes one of the records expected for `id`, from the ring or else the map: calls
-  // apply(targets, count, stamp) while the launch's state is held, and frees the state after its last
-  // record. False when `id` is unknown (no state was kept, or all its records arrived).
+  // apply(targets, count, stamp) while the launch's state is held, and frees the state after its
+  // last record. False when `id` is unknown (no state was kept, or all its records arrived).
   template <typename ApplyFn>
   bool ConsumeRecord(uint64_t id, ApplyFn&& apply);
   // FreeRetiredData; `ring_clear`: no slot is taken (Reset), so no walk is needed.

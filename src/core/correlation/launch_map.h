@@ -24,8 +24,7 @@ class LaunchMap {
   // Stores the capture's targets (keeping their data alive); returns false, dropping the
   // entry, when there is none (no active session).
   bool EndCapture(uint64_t id, std::vector<CaptureTarget> targets, uint32_t expected_records,
-                  const LaunchStamp& stamp)
-      PROTON_EXCLUDES(mutex_);
+                  const LaunchStamp& stamp) PROTON_EXCLUDES(mutex_);
 
   // Consumes one of the records expected for `id`: calls apply(targets, count, stamp) outside the
   // lock (the data kept alive meanwhile), and frees the entry after its last record. False
