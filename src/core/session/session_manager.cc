@@ -9,12 +9,12 @@
 #include "core/correlation/correlator.h"
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
+#include "core/dump/output_file.h"
 #include "core/record/recorder.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
 #include "core/session/mode.h"
 #include "core/session/phase_writer.h"
-#include "core/dump/output_file.h"
 #include "core/session/write_data.h"
 #include "util/ascii.h"
 

@@ -84,7 +84,16 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        the frame, then their count; the first column's median\n"
     "                        drives -t, the colours and --print-sorted. sum: the FILEs\n"
     "                        added up, shown as one profile. --html and --speedscope\n"
-    "                        draw the merged tree\n";
+    "                        draw the merged tree\n"
+    "  --follow RUN          instead of FILE: watch the part files of a periodic-flushing\n"
+    "                        run as it writes them (RUN is its name, e.g. out/train, or a\n"
+    "                        pattern, 'out/train.rank*') and show each phase: its GPU\n"
+    "                        time against the earlier phases, the slowest rank, the top\n"
+    "                        kernels and scopes of the phase and of the run so far. Ends\n"
+    "                        when every rank has written its end marker (NAME.done); -m\n"
+    "                        time/s|ms|us|ns picks the unit (default time/ms)\n"
+    "  --follow-timeout S    with --follow: give up (exit 1) after S seconds without a new\n"
+    "                        part\n";
 
 }  // namespace
 

@@ -19,6 +19,7 @@
 #include "util/out_of_memory.h"
 #include "viewer/cli/cli_args.h"
 #include "viewer/cli/view_input.h"
+#include "viewer/live/follow.h"
 #include "viewer/merge/merge_export.h"
 #include "viewer/merge/merge_profiles.h"
 #include "viewer/merge/merge_report.h"
@@ -240,6 +241,19 @@ Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::strin
   return failed ? kGateFailedStatus : 0;
 }
 
+// --follow RUN (§11.13): the live view, until the run ends.
+Result<int> RunFollow(const ViewerOptions& options, int out_fd, bool terminal, int err_fd) {
+  FollowOptions follow;
+  follow.run = options.live.run;
+  follow.has_timeout = options.live.has_timeout;
+  follow.timeout_s = options.live.timeout_s;
+  follow.timeout_text = options.live.timeout_text;
+  follow.item = options.view.metrics.empty() ? "time/ms" : options.view.metrics[0];
+  PROTON_ASSIGN_OR_RETURN(follow.per_ns, FollowUnitsPerNs(options.view.metrics));
+  follow.demangle = options.view.demangle;
+  return Follow(follow, out_fd, terminal, err_fd);
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -249,6 +263,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     out.Write(HelpText());
     return FinishOutput(out);
   }
+  if (!options.live.run.empty()) return RunFollow(options, out_fd, color, err_fd);
   const bool list = options.output.list;
   if (options.view.metrics.empty() && !list) return 0;  // FILE is not even opened (§2.4)
   PROTON_RETURN_IF_ERROR(CheckInputs(options.input, list));

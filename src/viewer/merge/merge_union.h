@@ -20,6 +20,10 @@ class MergeUnion {
   std::vector<NodeId> Map(const ProfileTree& tree);
 
   size_t size() const { return parent_.size(); }
+  // A union node's parent (kNoNode for the root) and name, for reports that walk the union
+  // itself (--follow's live view).
+  NodeId parent(NodeId u) const { return parent_[u]; }
+  std::string_view name(NodeId u) const { return names_[u]; }
 
   // The union as a ProfileTree without metric columns, in pre-order with children in order
   // of first appearance (sorted children for printing, as always). `tree_id` gets, per union
