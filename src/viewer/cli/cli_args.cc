@@ -9,6 +9,7 @@
 
 #include "util/argparse.h"
 #include "viewer/cli/py_number.h"
+#include "viewer/merge/merge_stragglers.h"
 #include "viewer/outputs/output_formats.h"
 
 namespace proton::viewer {
@@ -254,7 +255,7 @@ Status CheckStragglers(const ViewerOptions& a) {
   if (a.input.merge == MergeMode::kSum) {
     return Status::UsageError("--stragglers needs --merge=stats (the default), not --merge=sum");
   }
-  return Status();
+  return CheckStragglerFiles(a.input.files);
 }
 
 // --baseline's combinations (§11.15): a comparison of medians, which has no single

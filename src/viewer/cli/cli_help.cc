@@ -93,7 +93,14 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        when every rank has written its end marker (NAME.done); -m\n"
     "                        time/s|ms|us|ns picks the unit (default time/ms)\n"
     "  --follow-timeout S    with --follow: give up (exit 1) after S seconds without a new\n"
-    "                        part\n";
+    "                        part\n"
+    "  --stragglers[=PCT]    with --merge over the part files of several ranks\n"
+    "                        (NAME.part_<step>.<format>): instead of the tree, each step's\n"
+    "                        slowest rank by the first -m column at ROOT, its lag behind\n"
+    "                        the step's median and the frame that explains it, then the\n"
+    "                        ranks slow (more than PCT%, default 5, above the median) in\n"
+    "                        more than half of their steps; --export writes one row per\n"
+    "                        step and rank, --html adds a rank-by-step grid to the page\n";
 
 }  // namespace
 

@@ -23,6 +23,7 @@
 #include "viewer/merge/merge_export.h"
 #include "viewer/merge/merge_profiles.h"
 #include "viewer/merge/merge_report.h"
+#include "viewer/merge/merge_stragglers.h"
 #include "viewer/names/demangle.h"
 #include "viewer/names/name_normalize.h"
 #include "viewer/ops/fail_gate.h"
@@ -31,6 +32,7 @@
 #include "viewer/outputs/export.h"
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
+#include "viewer/outputs/straggler_report.h"
 
 namespace proton::viewer {
 namespace {
@@ -153,6 +155,29 @@ Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewOptions& view,
   });
 }
 
+// --merge --stragglers (§11.14): the report instead of the tree; --export writes its table,
+// --html the merged tree's page with the report's section.
+Result<int> RunStragglers(const ViewerOptions& options, const MergedProfiles& merged,
+                          const std::vector<std::string>& argv, int out_fd) {
+  const OutputOptions& output = options.output;
+  const StragglerReport report =
+      BuildStragglers(merged, options.input.files, options.view.metrics[0], output.stragglers_pct);
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(
+        output.export_path, [&] { return ExportStragglers(output.export_path, report); }));
+  }
+  if (WantsReport(output)) {
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
+      ReportInput page = MakeMergeReport(merged, options.input.merge, options.view, argv);
+      page.stragglers = &report;
+      return WriteReports(output, page);
+    }));
+  }
+  OutputBuffer out(out_fd);
+  out.Write(StragglerText(report));
+  return FinishOutput(out);
+}
+
 // --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
 Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string>& argv, int out_fd,
                      bool color) {
@@ -163,6 +188,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
   merged.in.tree = &merged.tree;
   // Display only (§11.9): the files were matched and filtered by their stored names.
   ApplyDemangle(merged.tree, view.demangle);
+  if (output.stragglers) return RunStragglers(options, merged, argv, out_fd);
   if (!output.export_path.empty()) {
     PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
       return input.merge == MergeMode::kSum
