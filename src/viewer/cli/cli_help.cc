@@ -100,7 +100,12 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        the step's median and the frame that explains it, then the\n"
     "                        ranks slow (more than PCT%, default 5, above the median) in\n"
     "                        more than half of their steps; --export writes one row per\n"
-    "                        step and rank, --html adds a rank-by-step grid to the page\n";
+    "                        step and rank, --html adds a rank-by-step grid to the page\n"
+    "  --baseline FILE       repeatable; a pattern ('base/run*.hatchet') names every match:\n"
+    "                        compare the medians of the FILEs (several runs, or part files)\n"
+    "                        with those of the baseline FILEs, printed as a diff. With\n"
+    "                        --fail-above a frame fails only when its median also grew by\n"
+    "                        more than the larger of the two sides' interquartile ranges\n";
 
 }  // namespace
 

@@ -17,6 +17,7 @@
 #include "format/profile_reader.h"
 #include "util/command_main.h"
 #include "util/out_of_memory.h"
+#include "viewer/cli/baseline_diff.h"
 #include "viewer/cli/cli_args.h"
 #include "viewer/cli/view_input.h"
 #include "viewer/live/follow.h"
@@ -207,7 +208,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
 // Every input is checked before any is opened (§9.2), so a missing file is named at once,
 // not after an earlier FIFO has been waited on or a huge file read.
 Status CheckInputs(const InputOptions& input, bool list) {
-  if (input.merge != MergeMode::kNone) {
+  if (input.merge != MergeMode::kNone || !input.baselines.empty()) {
     for (const std::string& file : input.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
     return Status();
   }
@@ -267,6 +268,31 @@ Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::strin
   return failed ? kGateFailedStatus : 0;
 }
 
+// --baseline (§11.15): the medians' differences printed as a diff, then the noise-aware gate.
+Result<int> RunBaseline(const ViewerOptions& options, int out_fd, bool color, int err_fd) {
+  const ViewOptions& view = options.view;
+  const OutputOptions& output = options.output;
+  PROTON_ASSIGN_OR_RETURN(std::vector<std::string> baselines,
+                          ExpandBaselines(options.input.baselines));
+  for (const std::string& file : baselines) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+  PROTON_ASSIGN_OR_RETURN(BaselineDiff d, BuildBaselineDiff(options.input, baselines, view));
+  d.in.tree = &d.diff.tree;
+  // Display only (§11.9): both sides were matched by their stored (or normalised) names.
+  ApplyDemangle(d.diff.tree, view.demangle);
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
+      return ExportTable(output.export_path, d.in, view.metrics, view.depth);
+    }));
+  }
+  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, d.in, view, color));
+  if (printed != 0 || !output.has_fail_above) return printed;
+  NoiseGateInput gate = MakeNoiseGateInput(d, view.metrics, output);
+  gate.tree = &d.diff.tree;
+  const bool failed =
+      ReportNoiseGateFailures(gate, [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
+}
+
 // --follow RUN (§11.13): the live view, until the run ends.
 Result<int> RunFollow(const ViewerOptions& options, int out_fd, bool terminal, int err_fd) {
   FollowOptions follow;
@@ -300,6 +326,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (options.input.merge != MergeMode::kNone) return RunMerge(options, argv, out_fd, color);
+  if (!options.input.baselines.empty()) return RunBaseline(options, out_fd, color, err_fd);
   return RunSingle(options, argv, out_fd, color, err_fd);
 }
 
