@@ -65,6 +65,7 @@ class StopSignals {
 
 struct LoadedPart {
   ProfileTree tree;  // empty for a part without profile data
+  uint64_t shape = 0;
   Status status;
 };
 
@@ -77,6 +78,7 @@ LoadedPart LoadPart(const std::string& path) {
     if (IsNoProfileData(prepared, name)) return Status();
     PROTON_RETURN_IF_ERROR(prepared);
     MergeDuplicates(tree);
+    part.shape = ShapeOf(tree);  // here, on a loading thread
     part.tree = std::move(tree);
     return Status();
   });
@@ -246,7 +248,7 @@ void Follower::Fold(const ListedFile& file, LoadedPart& part) {
     return;
   }
   const size_t stream = totals_.Stream(file.prefix);
-  totals_.AddPart(stream, file.phase, part.tree);
+  totals_.AddPart(stream, file.phase, part.tree, part.shape);
   part.tree = ProfileTree();
   read_.insert(file.path);
   failures_.erase(file.path);

@@ -27,6 +27,10 @@ ProfileTree Part(double matmul, double add) {
   return tree;
 }
 
+void Add(LiveTotals& totals, size_t stream, int64_t phase, const ProfileTree& tree) {
+  totals.AddPart(stream, phase, tree, ShapeOf(tree));
+}
+
 TEST(RunSpec, SplitsFolderAndPattern) {
   auto spec = ParseRunSpec("out/train.rank*");
   ASSERT_TRUE(spec.ok());
@@ -66,9 +70,9 @@ TEST(LiveTotals, KeepsTotalsPerStreamAndFramesUntilShown) {
   const size_t r0 = totals.Stream("run.rank0");
   const size_t r1 = totals.Stream("run.rank1");
   EXPECT_EQ(totals.Stream("run.rank0"), r0);
-  totals.AddPart(r0, 0, Part(3e6, 1e6));
-  totals.AddPart(r1, 0, Part(5e6, 1e6));
-  totals.AddPart(r0, 1, Part(3e6, 2e6));
+  Add(totals, r0, 0, Part(3e6, 1e6));
+  Add(totals, r1, 0, Part(5e6, 1e6));
+  Add(totals, r0, 1, Part(3e6, 2e6));
   const LivePhase& phase0 = totals.phases().at(0);
   EXPECT_EQ(phase0.totals, (std::vector<double>{4e6, 6e6}));
   EXPECT_EQ(phase0.frames[0], 10e6);  // ROOT, summed over the ranks
@@ -79,20 +83,39 @@ TEST(LiveTotals, KeepsTotalsPerStreamAndFramesUntilShown) {
   totals.MarkShown(1);
   EXPECT_TRUE(totals.phases().at(0).frames.empty());  // only the phase on screen keeps them
   EXPECT_EQ(totals.run_frames()[0], 15e6);
-  totals.AddPart(r1, 0, Part(1e6, 0));  // late: joins the run only
+  Add(totals, r1, 0, Part(1e6, 0));  // late: joins the run only
   EXPECT_EQ(totals.run_frames()[0], 16e6);
   EXPECT_EQ(totals.parts_read(), 4u);
+}
+
+TEST(LiveTotals, APartOfANewShapeIsMappedAgain) {
+  LiveTotals totals;
+  const size_t r0 = totals.Stream("run");
+  Add(totals, r0, 0, Part(3e6, 1e6));
+  ProfileTree other = Part(3e6, 1e6);
+  other = ProfileTree();
+  const NodeId root = other.AddNode(kNoNode, "ROOT");
+  other.SetInt(root, "time (ns)", 0);
+  other.SetInt(other.AddNode(other.AddNode(root, "step"), "softmax"), "time (ns)", 2000000);
+  ASSERT_TRUE(PrepareProfile(other, "other").ok());
+  EXPECT_NE(ShapeOf(other), ShapeOf(Part(3e6, 1e6)));
+  EXPECT_EQ(ShapeOf(Part(1, 2)), ShapeOf(Part(3e6, 1e6)));  // values are no part of a shape
+  Add(totals, r0, 1, other);
+  EXPECT_EQ(totals.frames().size(), 5u);  // ROOT, step, matmul, add, softmax
+  totals.MarkShown(0);
+  totals.MarkShown(1);
+  EXPECT_EQ(totals.phases().at(1).frames[4], 2e6);
 }
 
 TEST(LiveView, ShowsTheKnownNumbers) {
   LiveTotals totals;
   const size_t r0 = totals.Stream("run.rank0");
   const size_t r1 = totals.Stream("run.rank1");
-  totals.AddPart(r0, 0, Part(3e6, 1e6));
-  totals.AddPart(r1, 0, Part(3e6, 1e6));
+  Add(totals, r0, 0, Part(3e6, 1e6));
+  Add(totals, r1, 0, Part(3e6, 1e6));
   totals.MarkShown(0);
-  totals.AddPart(r0, 1, Part(3e6, 1e6));
-  totals.AddPart(r1, 1, Part(5e6, 1e6));
+  Add(totals, r0, 1, Part(3e6, 1e6));
+  Add(totals, r1, 1, Part(5e6, 1e6));
   totals.MarkShown(1);
   LiveViewStyle style;
   style.run = "run.rank*";

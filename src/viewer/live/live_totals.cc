@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string_view>
 
 namespace proton::viewer {
 namespace {
@@ -24,19 +26,48 @@ void AddInto(std::vector<double>& into, const std::vector<NodeId>& union_id,
   for (NodeId n = 0; n < union_id.size(); ++n) into[union_id[n]] += NumberOrZero(values[n]);
 }
 
+uint64_t Mix(uint64_t h) {  // splitmix64's finaliser
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
 }  // namespace
+
+uint64_t ShapeOf(const ProfileTree& tree) {
+  const std::hash<std::string_view> hash;
+  uint64_t h = Mix(tree.size());
+  for (NodeId n = 0; n < tree.size(); ++n) {
+    h = Mix(h ^ tree.parent(n));
+    h = Mix(h ^ hash(tree.name(n)));
+    h = Mix(h ^ hash(tree.type(n)));
+  }
+  return h;
+}
+
+const std::vector<NodeId>& LiveTotals::UnionIds(size_t stream, const ProfileTree& tree,
+                                                uint64_t shape) {
+  LastShape& last = last_shape_[stream];
+  if (last.shape == shape && last.union_id.size() == tree.size()) return last.union_id;
+  last.union_id = union_.Map(tree);
+  last.shape = shape;
+  has_children_.resize(union_.size(), 0);
+  for (NodeId n = 1; n < tree.size(); ++n) has_children_[last.union_id[tree.parent(n)]] = 1;
+  return last.union_id;
+}
 
 size_t LiveTotals::Stream(const std::string& prefix) {
   auto [it, added] = stream_index_.emplace(prefix, streams_.size());
   if (added) {
     streams_.push_back(prefix);
+    last_shape_.emplace_back();
     last_phase_.push_back(-1);
     for (auto& [phase, data] : phases_) data.totals.push_back(kMissing);
   }
   return it->second;
 }
 
-void LiveTotals::AddPart(size_t stream, int64_t phase, const ProfileTree& tree) {
+void LiveTotals::AddPart(size_t stream, int64_t phase, const ProfileTree& tree, uint64_t shape) {
   LivePhase& data = phases_[phase];
   data.totals.resize(streams_.size(), kMissing);
   last_phase_[stream] = std::max(last_phase_[stream], phase);
@@ -46,9 +77,7 @@ void LiveTotals::AddPart(size_t stream, int64_t phase, const ProfileTree& tree) 
     if (std::isnan(data.totals[stream])) data.totals[stream] = 0.0;
     return;
   }
-  const std::vector<NodeId> union_id = union_.Map(tree);
-  has_children_.resize(union_.size(), 0);
-  for (NodeId n = 1; n < tree.size(); ++n) has_children_[union_id[tree.parent(n)]] = 1;
+  const std::vector<NodeId>& union_id = UnionIds(stream, tree, shape);
   const std::vector<double>* times = TimeSums(tree);
   const double total = times == nullptr ? 0.0 : NumberOrZero((*times)[ProfileTree::root()]);
   // Two parts of one stream and phase (never written so, but possible by hand) add up.
