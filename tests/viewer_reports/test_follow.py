@@ -50,7 +50,7 @@ def test_blocks_appear_phase_by_phase_and_the_markers_end_the_run(tmp_path):
     assert "slowest rank1 7.680 (+7.6% over the median 7.140); fastest rank0 6.600" in phase2
     assert re.search(r"^  matmul +8\.280 +58\.0% +20\.880 +53\.7%$", phase2, re.M), phase2
     assert re.search(r"^  step/attn +4\.000", phase2, re.M)
-    assert "history  ▁▃█  phases 0-2, 12.000 to 14.280" in phase2
+    assert "history  ▇██  phases 0-2, 12.000 to 14.280" in phase2
     assert out.rstrip().endswith("== 'run.rank*' ended: 4 phases, 8 parts from 2 ranks ==")
 
 
@@ -102,7 +102,7 @@ def test_half_written_vanishing_and_temporary_files(tmp_path):
     assert err == ""
     assert blocks(out) == ["0", "1", "2"]
     assert "time/ms  2.000  (phase 0: 1.000, +100.0%)" in out
-    assert "history  ▁▅█  phases 0-2, 1.000 to 3.000" in out
+    assert "history  ▃▆█  phases 0-2, 1.000 to 3.000" in out
 
 
 def test_a_part_that_stays_broken_is_reported_once_and_skipped(tmp_path):

@@ -123,7 +123,7 @@ TEST(LiveView, ShowsTheKnownNumbers) {
   EXPECT_EQ(block,
             "== phase 1 of 'run.rank*' (2 ranks) ==\n"
             "time/ms  10.000  (phase 0: 8.000, +25.0%)\n"
-            "history  \u2581\u2588  phases 0-1, 8.000 to 10.000\n"
+            "history  \u2587\u2588  phases 0-1, 8.000 to 10.000\n"
             "ranks    2 of 2; slowest rank1 6.000 (+20.0% over the median 5.000); fastest "
             "rank0 4.000\n"
             "kernels                         phase 1   share   run so far   share\n"
@@ -133,10 +133,11 @@ TEST(LiveView, ShowsTheKnownNumbers) {
             "  step                           10.000  100.0%       18.000  100.0%\n");
 }
 
-TEST(LiveView, SparklineScalesFromTheSmallestToTheLargest) {
-  EXPECT_EQ(Sparkline({1, 2, 3}), "\u2581\u2585\u2588");
-  EXPECT_EQ(Sparkline({2, 2}), "\u2584\u2584");
-  EXPECT_EQ(Sparkline({1, kMissing, 8}), "\u2581 \u2588");
+TEST(LiveView, SparklineBarsAreProportionalToTheLargest) {
+  EXPECT_EQ(Sparkline({1, 2, 3}), "\u2583\u2586\u2588");
+  EXPECT_EQ(Sparkline({2, 2}), "\u2588\u2588");
+  EXPECT_EQ(Sparkline({1, kMissing, 8, 0}), "\u2581 \u2588\u2581");
+  EXPECT_EQ(Sparkline({0, 0}), "\u2581\u2581");
 }
 
 }  // namespace

@@ -229,12 +229,9 @@ std::string RenderPhase(const LiveTotals& totals, int64_t phase,
 std::string Sparkline(const std::vector<double>& values) {
   static constexpr std::string_view kBars[] = {"\u2581", "\u2582", "\u2583", "\u2584",
                                                "\u2585", "\u2586", "\u2587", "\u2588"};
-  double low = INFINITY;
-  double high = -INFINITY;
+  double high = 0;
   for (double v : values) {
-    if (std::isnan(v)) continue;
-    low = std::min(low, v);
-    high = std::max(high, v);
+    if (v > high) high = v;  // NaN compares false
   }
   std::string out;
   for (double v : values) {
@@ -242,8 +239,9 @@ std::string Sparkline(const std::vector<double>& values) {
       out += ' ';
       continue;
     }
-    const int level = high > low ? static_cast<int>(std::lround((v - low) / (high - low) * 7)) : 3;
-    out += kBars[std::clamp(level, 0, 7)];
+    // Eighths of the largest, rounded up: the largest is a full bar, 0 (or less) the lowest.
+    const double eighths = high > 0 ? std::ceil(v / high * 8) : 0;
+    out += kBars[std::clamp(static_cast<int>(eighths) - 1, 0, 7)];
   }
   return out;
 }

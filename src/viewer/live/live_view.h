@@ -28,8 +28,9 @@ struct LiveViewStyle {
 std::string RenderPhase(const LiveTotals& totals, int64_t phase,
                         const std::vector<std::string>& labels, const LiveViewStyle& style);
 
-// The history line's picture: one of ▁▂▃▄▅▆▇█ per value, from the smallest to the largest
-// (all ▄ when they are equal; NaN is a space).
+// The history line's picture: one of ▁▂▃▄▅▆▇█ per value, in proportion to the largest: a
+// value of up to k eighths of the largest is the k-th bar (the largest █, 0 or less ▁; NaN is a
+// space). Proportional, so that a steady run looks steady and a phase twice as long stands out.
 std::string Sparkline(const std::vector<double>& values);
 
 }  // namespace proton::viewer
