@@ -91,7 +91,7 @@ def test_one_file_per_side_decides_as_diff_profile(tmp_path):
 
 
 def test_export_and_normalized_names(tmp_path):
-    base = write_runs(tmp_path, "base", BASE, kernel="triton_mm_0")
+    write_runs(tmp_path, "base", BASE, kernel="triton_mm_0")
     new = write_runs(tmp_path, "new", NEW, kernel="triton_mm_1")  # recompiled: a new suffix
     out = tmp_path / "d.csv"
     result = run_viewer("-m", "time/us", "--match=normalized", "--export", out, "--baseline",
