@@ -16,9 +16,10 @@ namespace proton::viewer {
 namespace {
 
 struct Row {
-  std::string name;
+  std::string name;  // a scope's is filled once it is chosen (PathOf)
   double phase = 0;  // in the item's units
   double run = 0;
+  NodeId node = kNoNode;  // a scope's union node
 };
 
 double At(const std::vector<double>& v, NodeId u) { return u < v.size() ? v[u] : 0.0; }
@@ -57,7 +58,8 @@ std::string PathOf(const MergeUnion& frames, NodeId u, DemangleMode demangle) {
 
 bool RowBefore(double Row::*value, const Row& a, const Row& b) {
   if (a.*value != b.*value) return a.*value > b.*value;
-  return a.name < b.name;
+  if (a.name != b.name) return a.name < b.name;
+  return a.node < b.node;
 }
 
 // The `top` rows by the phase's value and the `top` rows by the run's, in the phase's order.
@@ -82,7 +84,25 @@ std::vector<Row> TopRows(const std::vector<Row>& rows, size_t top) {
   return out;
 }
 
-// Kernels (frames without children) summed by name; scopes (other frames below ROOT) by path.
+// Kernels with equal names once demangled are one row (two instantiations of a template,
+// shown short). Only the distinct kernel names are demangled, not every frame.
+std::vector<Row> MergeByDisplayName(std::vector<Row> kernels, DemangleMode demangle) {
+  if (demangle == DemangleMode::kOff) return kernels;
+  std::vector<Row> merged;
+  std::unordered_map<std::string, size_t> index;
+  for (Row& row : kernels) {
+    auto [it, added] = index.emplace(DisplayName(row.name, demangle), merged.size());
+    if (added) {
+      merged.push_back({it->first, 0, 0});
+    }
+    merged[it->second].phase += row.phase;
+    merged[it->second].run += row.run;
+  }
+  return merged;
+}
+
+// Kernels (frames without children) summed by name; scopes (other frames below ROOT) by union
+// node, their paths built only for the rows shown.
 void CollectRows(const LiveTotals& totals, const std::vector<double>& phase, double per_ns,
                  DemangleMode demangle, std::vector<Row>& kernels, std::vector<Row>& scopes) {
   const MergeUnion& frames = totals.frames();
@@ -92,14 +112,15 @@ void CollectRows(const LiveTotals& totals, const std::vector<double>& phase, dou
     const double r = At(totals.run_frames(), u) * per_ns;
     if (p == 0 && r == 0) continue;
     if (totals.HasChildren(u)) {
-      scopes.push_back({PathOf(frames, u, demangle), p, r});
+      scopes.push_back({"", p, r, u});
       continue;
     }
     auto [it, added] = kernel_row.emplace(frames.name(u), kernels.size());
-    if (added) kernels.push_back({DisplayName(frames.name(u), demangle), 0, 0});
+    if (added) kernels.push_back({std::string(frames.name(u)), 0, 0});
     kernels[it->second].phase += p;
     kernels[it->second].run += r;
   }
+  kernels = MergeByDisplayName(std::move(kernels), demangle);
 }
 
 // Cuts `name` to `width` bytes (at a UTF-8 boundary), ending in "…", when width > 0.
@@ -110,11 +131,21 @@ std::string Cut(const std::string& name, size_t width) {
   return name.substr(0, end) + "\u2026";
 }
 
+// The name column's width for both lists: their longest name (at least 24), cut to the
+// terminal's width less the numbers' on a terminal.
+size_t NameWidth(const std::vector<Row>& kernels, const std::vector<Row>& scopes,
+                 const LiveViewStyle& style) {
+  size_t width = 24;
+  for (const std::vector<Row>* rows : {&kernels, &scopes}) {
+    for (const Row& row : *rows) width = std::max(width, row.name.size());
+  }
+  if (style.width > 0) width = std::min(width, std::max<size_t>(style.width, 64) - 40);
+  return width;
+}
+
 void AppendRows(std::string& out, std::string_view title, const std::vector<Row>& rows,
-                int64_t phase, double phase_total, double run_total, const LiveViewStyle& style) {
-  size_t name_width = 24;
-  for (const Row& row : rows) name_width = std::max(name_width, row.name.size());
-  if (style.width > 0) name_width = std::min(name_width, std::max<size_t>(style.width, 64) - 40);
+                int64_t phase, double phase_total, double run_total, size_t name_width,
+                const LiveViewStyle& style) {
   char line[160];
   std::snprintf(line, sizeof line, "%-*s %12s %7s %12s %7s\n", static_cast<int>(name_width + 2),
                 std::string(title).c_str(), ("phase " + std::to_string(phase)).c_str(), "share",
@@ -215,13 +246,17 @@ std::string RenderPhase(const LiveTotals& totals, int64_t phase,
   std::vector<Row> kernels;
   std::vector<Row> scopes;
   CollectRows(totals, data.frames, style.per_ns, style.demangle, kernels, scopes);
+  kernels = TopRows(kernels, style.top);
+  scopes = TopRows(scopes, style.top);
+  for (Row& row : scopes) row.name = PathOf(totals.frames(), row.node, style.demangle);
   const double phase_total = At(data.frames, 0) * style.per_ns;
   const double run_total = At(totals.run_frames(), 0) * style.per_ns;
+  const size_t name_width = NameWidth(kernels, scopes, style);
   if (!kernels.empty()) {
-    AppendRows(out, "kernels", TopRows(kernels, style.top), phase, phase_total, run_total, style);
+    AppendRows(out, "kernels", kernels, phase, phase_total, run_total, name_width, style);
   }
   if (!scopes.empty()) {
-    AppendRows(out, "scopes", TopRows(scopes, style.top), phase, phase_total, run_total, style);
+    AppendRows(out, "scopes", scopes, phase, phase_total, run_total, name_width, style);
   }
   return out;
 }
