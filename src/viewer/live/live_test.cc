@@ -133,6 +133,25 @@ TEST(LiveView, ShowsTheKnownNumbers) {
             "  step                           10.000  100.0%       18.000  100.0%\n");
 }
 
+TEST(LiveView, KernelsThatDemangleToOneNameAreOneRow) {
+  ProfileTree tree;
+  const NodeId root = tree.AddNode(kNoNode, "ROOT");
+  tree.SetInt(root, "time (ns)", 0);
+  tree.SetInt(tree.AddNode(root, "_Z3fooIiEvv"), "time (ns)", 1000000);  // void foo<int>()
+  tree.SetInt(tree.AddNode(root, "_Z3fooIfEvv"), "time (ns)", 2000000);  // void foo<float>()
+  ASSERT_TRUE(PrepareProfile(tree, "part").ok());
+  LiveTotals totals;
+  Add(totals, totals.Stream("run"), 0, tree);
+  totals.MarkShown(0);
+  LiveViewStyle style;
+  style.demangle = DemangleMode::kShort;
+  const std::string block = RenderPhase(totals, 0, {"run"}, style);
+  EXPECT_NE(block.find("\n  foo                             3.000  100.0%"), std::string::npos)
+      << block;
+  style.demangle = DemangleMode::kOff;
+  EXPECT_NE(RenderPhase(totals, 0, {"run"}, style).find("_Z3fooIfEvv"), std::string::npos);
+}
+
 TEST(LiveView, SparklineBarsAreProportionalToTheLargest) {
   EXPECT_EQ(Sparkline({1, 2, 3}), "\u2583\u2586\u2588");
   EXPECT_EQ(Sparkline({2, 2}), "\u2588\u2588");
