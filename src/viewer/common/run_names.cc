@@ -78,7 +78,9 @@ std::vector<std::string> ShortLabels(const std::vector<std::string>& prefixes) {
   for (const std::string& p : prefixes) {
     common = std::min(common, p.size());
     common = static_cast<size_t>(
-        std::mismatch(p.begin(), p.begin() + common, prefixes[0].begin()).first - p.begin());
+        std::mismatch(p.begin(), p.begin() + static_cast<ptrdiff_t>(common), prefixes[0].begin())
+            .first -
+        p.begin());
   }
   // Cut back to just after a separator, so "run.rank1"/"run.rank12" keep "rank1"/"rank12".
   while (common > 0 && prefixes[0][common - 1] != '.' && prefixes[0][common - 1] != '/') {

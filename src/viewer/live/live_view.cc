@@ -69,7 +69,7 @@ std::vector<Row> TopRows(const std::vector<Row>& rows, size_t top) {
     std::vector<size_t> order(rows.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
     const size_t n = std::min(top, order.size());
-    std::partial_sort(order.begin(), order.begin() + n, order.end(),
+    std::partial_sort(order.begin(), order.begin() + static_cast<ptrdiff_t>(n), order.end(),
                       [&](size_t a, size_t b) { return RowBefore(value, rows[a], rows[b]); });
     for (size_t i = 0; i < n; ++i) chosen[order[i]] = 1;
   }

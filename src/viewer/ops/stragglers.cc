@@ -36,10 +36,11 @@ double MedianOf(std::vector<double> values) {
                values.end());
   if (values.empty()) return kMissing;
   const size_t n = values.size();
-  std::nth_element(values.begin(), values.begin() + n / 2, values.end());
-  const double upper = values[n / 2];
+  const auto middle = values.begin() + static_cast<ptrdiff_t>(n / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  const double upper = *middle;
   if (n % 2 == 1) return upper;
-  return (*std::max_element(values.begin(), values.begin() + n / 2) + upper) / 2;
+  return (*std::max_element(values.begin(), middle) + upper) / 2;
 }
 
 double StragglerReport::Lag(size_t s, size_t rank) const {
