@@ -80,7 +80,10 @@ def frames(path):
 
 
 def outputs(directory, prefix):
-    return sorted(f for f in os.listdir(str(directory)) if f.startswith(prefix + "."))
+    """The profiles whose names start with prefix: the runs' end markers (`.done`,
+    formats.md §5) left out."""
+    return sorted(f for f in os.listdir(str(directory))
+                  if f.startswith(prefix + ".") and not f.endswith(".done"))
 
 
 def check_children(directory):
@@ -145,6 +148,7 @@ def test_a_run_whose_phases_are_all_empty_still_leaves_its_last_part(tmp_path):
     result = run_launcher(["-n", "run", "-m", "periodic_flushing", "target.py"], tmp_path)
     assert result.returncode == 0, result.stderr.decode()
     assert outputs(tmp_path, "run") == ["run.part_3.hatchet"]
+    assert (tmp_path / "run.done").read_text() == '{"parts":1}\n'
 
 
 @needs_fork_safe_allocator

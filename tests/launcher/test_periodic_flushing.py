@@ -103,8 +103,12 @@ def test_msgpack_parts(work):
             check_step_part(plain(msgpack_decode(f.read())), p)
     # The exit's finalize() writes the rest in the mode's part format too (formats.md §5): one
     # run, one format.
-    assert sorted(os.listdir(work)) == ["run.part_0.hatchet_msgpack", "run.part_1.hatchet_msgpack",
+    # run.done: the end marker after the last part (formats.md §5).
+    assert sorted(os.listdir(work)) == ["run.done", "run.part_0.hatchet_msgpack",
+                                        "run.part_1.hatchet_msgpack",
                                         "run.part_2.hatchet_msgpack", "script.py"]
+    with open(os.path.join(work, "run.done")) as f:
+        assert f.read() == '{"parts":3}\n'
     with open(os.path.join(work, "run.part_2.hatchet_msgpack"), "rb") as f:
         assert kernel_counts(plain(msgpack_decode(f.read()))) == {"tail/t": (1, 7)}
 
@@ -113,6 +117,7 @@ def test_rank_process_names_its_parts(work):
     result = run_script(work, 2, "run.rank3", "hatchet", RANK="3", WORLD_SIZE="4")
     assert result.returncode == 0, result.stderr
     assert hatchets(work) == [f"run.rank3.part_{p}.hatchet" for p in range(3)]
+    assert os.path.exists(os.path.join(work, "run.rank3.done"))  # the marker takes the rank too
     for p in range(2):
         check_step_part(load(os.path.join(work, f"run.rank3.part_{p}.hatchet")), p)
 
@@ -122,7 +127,8 @@ def test_parts_survive_sigkill(work):
     result = run_script(work, k, "run", "hatchet", extra=("kill",))
     assert died_by(result.returncode, signal.SIGKILL), (result.returncode, result.stderr)
     assert result.stdout.splitlines() == [f"seen part {p}" for p in range(k)]
-    # Only the current phase is lost; no temporary file is left next to the parts.
+    # Only the current phase is lost; no temporary file is left next to the parts, and no
+    # end marker says the run ended.
     assert sorted(os.listdir(work)) == sorted(
         ["script.py"] + [f"run.part_{p}.hatchet" for p in range(k)])
     for p in range(k):

@@ -58,7 +58,15 @@ def viewer_reads(path, kernel):
 
 
 def parts(directory, name):
-    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(str(directory), name + ".*")))
+    """The profiles of run `name`, without its end marker (`name.done`, formats.md §5)."""
+    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(str(directory), name + ".*"))
+                  if not p.endswith(".done"))
+
+
+def end_marker(directory, name):
+    """The content of run `name`'s end marker, None when there is none."""
+    path = os.path.join(str(directory), name + ".done")
+    return open(path).read() if os.path.exists(path) else None
 
 
 # ---- phase numbers, late records, completion ----------------------------------------------
@@ -260,6 +268,7 @@ def test_finalize_after_advancing_writes_a_pretty_part_per_phase(tmp_path):
             launch(f"k{p}", 100)
     proton.finalize(s)   # no flush before: finalize delivers every record
     assert parts(tmp_path, "fin") == [f"fin.part_{p}.hatchet" for p in range(3)]
+    assert end_marker(tmp_path, "fin") == '{"parts":3}\n'  # after the last part
     for p in range(3):
         path = tmp_path / f"fin.part_{p}.hatchet"
         text = path.read_text()
@@ -273,6 +282,7 @@ def test_finalize_without_advancing_writes_the_plain_file(tmp_path):
     launch("k", 5)
     proton.finalize(s)
     assert parts(tmp_path, "plain") == ["plain.hatchet"]
+    assert end_marker(tmp_path, "plain") is None  # no parts, no marker
     with open(tmp_path / "plain.hatchet") as f:
         assert kernels(json.load(f)) == {"k": (1, 5)}
 
@@ -288,6 +298,7 @@ def test_periodic_flushing_writes_each_completed_phase_compact_and_frees_it(tmp_
     # Sealed but a record outstanding: not complete, so certainly not written.
     assert not proton.data.is_phase_complete(s, 0)
     assert not os.path.exists(name + ".part_0.hatchet")
+    assert end_marker(tmp_path, "pf") is None  # the run goes on
     launch("k1", 200)
     flush([0])   # one of phase 0's two records
     assert not proton.data.is_phase_complete(s, 0)
@@ -309,6 +320,7 @@ def test_periodic_flushing_writes_each_completed_phase_compact_and_frees_it(tmp_
     assert kernels(proton.data.get(s, 2)) == {"k2": (1, 300)}
     proton.finalize(s)
     assert parts(tmp_path, "pf") == [f"pf.part_{p}.hatchet" for p in range(3)]
+    assert end_marker(tmp_path, "pf") == '{"parts":3}\n'
     with open(name + ".part_1.hatchet") as f:
         assert kernels(json.load(f)) == {"k1": (1, 200)}
     last = open(name + ".part_2.hatchet").read()

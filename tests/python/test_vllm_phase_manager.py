@@ -94,6 +94,7 @@ def test_phase_manager_call_sequence(tmp_path, threaded, fmt, with_format, late)
         suffix = "hatchet_msgpack" if with_format else "hatchet"
         expected = {f"{base}.phase_{p}.{fmt}" for p in range(STEPS + 1)}
         expected.add(f"{base}.part_{last}.{suffix}")
+        expected.add(f"{base}.done")  # the end marker after the last part (formats.md §5)
         assert {f for f in os.listdir(tmp_path) if f.startswith(base)} == expected
         assert not [f for f in os.listdir(tmp_path) if f.endswith(".tmp")]
         total = 0

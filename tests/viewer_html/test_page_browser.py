@@ -450,3 +450,42 @@ def test_merge_stats_with_two_columns_colours_by_the_second(browser, tmp_path):
     first = printed_tree(stdout)
     assert [f"{v:.3f}" for v in state["nodes"]["values"][0]] == \
         [f"{r['value']:.3f}" for r in first]
+
+
+def test_stragglers_section_shows_the_slow_rank(browser, tmp_path):
+    """--merge --stragglers --html (viewer.md §11.15): the grid has a cell per rank and step,
+    the known slow rank (rank 2, steps 1-3 of 4) is outlined as each of those steps' slowest
+    and named as the one persistent straggler; pages without the option hide the section."""
+    sys.path.insert(0, str(SOURCE / "tests" / "viewer_reports"))
+    import synth
+    parts = []
+    for rank in range(4):
+        for step in range(4):
+            slow = 2.0 if rank == 2 and step >= 1 else 1.0
+            parts.append(synth.write_part(tmp_path, f"run.rank{rank}", step,
+                                          {"s/matmul": 1e6 * slow * (1 + 0.01 * rank),
+                                           "s/add": 5e5}))
+    page = tmp_path / "stragglers.html"
+    run_viewer("-m", "time/ms", "--merge", "--stragglers", "--html", page, *parts)
+    open_page(browser, page, "stragglers.png")
+    grid = browser.execute_script("""
+        const rows = [...document.querySelectorAll('#stragglers-heat tbody tr')];
+        return {hidden: document.getElementById('stragglers-section').hidden,
+                ranks: rows.map(r => r.querySelector('th').textContent),
+                cells: rows.map(r => r.querySelectorAll('td').length),
+                outlined: rows.map(r => [...r.querySelectorAll('td')].map(
+                    (td, i) => td.classList.contains('slowest') ? i : -1).filter(i => i >= 0)),
+                persistent: document.getElementById('stragglers-persistent').textContent,
+                steps: document.querySelectorAll('#stragglers-steps tbody tr').length};""")
+    assert grid["hidden"] is False
+    assert grid["ranks"] == ["rank0", "rank1", "rank2", "rank3"]
+    assert grid["cells"] == [5] * 4  # four steps and the "slow steps" count
+    assert grid["outlined"][2] == [1, 2, 3]
+    assert grid["outlined"][3] == [0]  # step 0: rank3 (the 1% spread) is the slowest
+    assert grid["persistent"].startswith(
+        "Persistent stragglers (slow in more than half of their steps): rank2 (slow in 3 of 4")
+    assert grid["steps"] == 4
+    plain = tmp_path / "plain.html"
+    run_viewer("-m", "time/ms", "--merge", "--html", plain, *parts)
+    open_page(browser, plain, "merge_without_stragglers.png")
+    assert browser.execute_script("return document.getElementById('stragglers-section').hidden")

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/session/write_data.h"
 #include "core/testing/fake_backend.h"
 #include "core/testing/json_reader.h"
 #include "core/testing/test_util.h"
@@ -195,6 +196,8 @@ TEST_F(PhaseTest, FinalizeWritesEveryHeldPhaseAsAPart) {
   EXPECT_EQ(part0.front(), '\n');  // the normal layout at finalize (formats.md §5)
   test::Json doc = test::ParseOrDie(part1);
   EXPECT_EQ((*test::NodeAt(doc, {"b", "k"}))["metrics"]["count"].i, 2);
+  // The end marker follows the last part (formats.md §5).
+  EXPECT_EQ(Read(dir_ + "/parts.done"), "{\"parts\":2}\n");
 }
 
 TEST_F(PhaseTest, PeriodicFlushingWritesCompletedPhasesDuringTheRun) {
@@ -214,9 +217,41 @@ TEST_F(PhaseTest, PeriodicFlushingWritesCompletedPhasesDuringTheRun) {
   EXPECT_GT(fake_->completed_flushes(), 0);  // the writer asked for finished records
   EXPECT_EQ(GetJson(s, 0).status().message(), "[PROTON] Phase 0 has no data.");  // freed
   EXPECT_TRUE(Complete(s, 0));
+  EXPECT_FALSE(fs::exists(dir_ + "/run.done"));  // the run goes on
   ASSERT_TRUE(Finalize(s).ok());
   std::string part1 = Read(dir_ + "/run.part_1.hatchet");
   EXPECT_EQ((*test::NodeAt(test::ParseOrDie(part1), {"step", "k"}))["metrics"]["count"].i, 1);
+  // One part from the writer thread, one from finalize.
+  EXPECT_EQ(Read(dir_ + "/run.done"), "{\"parts\":2}\n");
+}
+
+TEST_F(PhaseTest, TheEndMarkerIsWrittenEvenWhenFinalizeHasNoPartLeft) {
+  int s = StartFake("tail", "periodic_flushing");
+  Scoped("step", "k", 1);
+  ASSERT_EQ(Advanced(s), 1);  // phase 1 records nothing: finalize writes no part
+  fake_->CompleteBuffer();
+  ASSERT_TRUE(WaitForFile(dir_ + "/tail.part_0.hatchet"));
+  EXPECT_FALSE(fs::exists(dir_ + "/tail.done"));
+  ASSERT_TRUE(Finalize(s).ok());
+  EXPECT_FALSE(fs::exists(dir_ + "/tail.part_1.hatchet"));
+  EXPECT_EQ(Read(dir_ + "/tail.done"), "{\"parts\":1}\n");
+}
+
+TEST_F(PhaseTest, ARunWithoutPartsWritesNoEndMarker) {
+  int s = StartFake("plain", "periodic_flushing");
+  Scoped("step", "k", 1);
+  ASSERT_TRUE(Finalize(s).ok());
+  EXPECT_TRUE(fs::exists(dir_ + "/plain.hatchet"));
+  EXPECT_FALSE(fs::exists(dir_ + "/plain.done"));
+}
+
+TEST(EndMarkerPath, ReplacesThePartEnding) {
+  EXPECT_EQ(EndMarkerPath("out/run.rank3.part_7.hatchet"), "out/run.rank3.done");
+  EXPECT_EQ(EndMarkerPath("run.part_0.hatchet_msgpack"), "run.done");
+  EXPECT_EQ(EndMarkerPath("a.part_1/run.hatchet"), "");  // the part is a folder's name
+  EXPECT_EQ(EndMarkerPath("run.part_x.hatchet"), "");
+  EXPECT_EQ(EndMarkerPath("run.part_3"), "");
+  EXPECT_EQ(EndMarkerPath("run.hatchet"), "");
 }
 
 TEST_F(PhaseTest, APartThatCannotBeWrittenIsKeptForFinalize) {
@@ -313,6 +348,7 @@ TEST_F(PhaseTest, LaunchesRacingWithAdvanceAreNeverLost) {
   int64_t total = 0;
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir_)) {
+    if (entry.path().extension() == ".done") continue;  // the end marker, no profile
     test::Json doc = test::ParseOrDie(Read(entry.path()));
     if (const test::Json* k = test::NodeAt(doc, {"k"})) total += (*k)["metrics"]["count"].i;
     ++files;

@@ -53,6 +53,11 @@ class Session {
   // Part files of this session written so far: a phase that recorded nothing is written only
   // when the session would otherwise leave no file (§3.11).
   std::atomic<int> parts_written{0};
+  // The path of the last part file written, whose stem names the run's end marker
+  // (`<stem>.done`, formats.md §5). Written by the phase writer thread while it is busy and
+  // by finalize under the manager's lock after PhaseWriter::WaitIdle, which orders the two;
+  // read only by finalize.
+  std::string last_part_path;
   // Scopes with smaller ids were entered before this session existed: their exits are
   // ignored by this session instead of raising "Context stack is empty".
   const uint64_t first_scope_id;

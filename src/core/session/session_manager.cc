@@ -9,6 +9,7 @@
 #include "core/correlation/correlator.h"
 #include "core/data/trace_data.h"
 #include "core/data/tree_data.h"
+#include "core/dump/output_file.h"
 #include "core/record/recorder.h"
 #include "core/runtime/runtime.h"
 #include "core/session/cli_mode.h"
@@ -342,6 +343,21 @@ DeviceTable SessionManager::DevicesForLocked(Data& data) {
   return table;
 }
 
+namespace {
+
+// The run's end marker (formats.md §5), written after the session's last part file: a reader
+// that sees it finds every part on disk (each was renamed into place before), so a live view
+// knows the run has ended (viewer.md §11.14). None when no part was written.
+Status WriteEndMarker(const Session& session) {
+  const std::string path = EndMarkerPath(session.last_part_path);
+  if (path.empty()) return Status();
+  Status st = WriteFileAtomic(path, EndMarkerText(session.parts_written.load()));
+  if (st.ok() && GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  return st;
+}
+
+}  // namespace
+
 Status SessionManager::WriteSessionLocked(Session& session, std::string_view format) {
   // A session that advanced phases writes each phase still in memory as a part file (§3.11).
   bool parts = session.phases.ever_advanced();
@@ -363,7 +379,12 @@ Status SessionManager::WriteSessionLocked(Session& session, std::string_view for
     Status st = WriteDataFile(*data, DevicesForLocked(*data), path, format, /*pretty=*/true);
     if (!st.ok() && result.ok()) result = st;
     if (st.ok()) session.parts_written.fetch_add(1);
+    if (st.ok() && parts) session.last_part_path = path;
     if (st.ok() && GetConfig().verbose) std::fprintf(stderr, "[proton] wrote %s\n", path.c_str());
+  }
+  if (parts) {
+    Status st = WriteEndMarker(session);
+    if (!st.ok() && result.ok()) result = st;
   }
   return result;
 }

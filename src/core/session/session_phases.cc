@@ -48,6 +48,7 @@ void WritePart(const Runtime& runtime, const PartJob& job) {
     uintmax_t size = std::filesystem::file_size(path, ec);
     PhaseWriter::AddWritten(ec ? 0 : size, ms / 1000.0);
     s.parts_written.fetch_add(1);
+    s.last_part_path = path;
     if (GetConfig().data_flush_timing) {
       std::fprintf(stderr, "[proton] flushed phase %d of session %d to %s: %ju bytes in %.3f ms\n",
                    job.phase, s.id, path.c_str(), ec ? uintmax_t{0} : size, ms);

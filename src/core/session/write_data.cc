@@ -115,4 +115,22 @@ std::string PartName(std::string_view name, int phase) {
   return std::string(name) + ".part_" + std::to_string(phase);
 }
 
+std::string EndMarkerPath(std::string_view part_path) {
+  const size_t slash = part_path.rfind('/');
+  const size_t part = part_path.rfind(".part_");
+  if (part == std::string_view::npos || (slash != std::string_view::npos && part < slash)) {
+    return "";
+  }
+  size_t digits = part + 6;
+  while (digits < part_path.size() && part_path[digits] >= '0' && part_path[digits] <= '9') {
+    ++digits;
+  }
+  if (digits == part + 6 || digits >= part_path.size() || part_path[digits] != '.') return "";
+  return std::string(part_path.substr(0, part)) + ".done";
+}
+
+std::string EndMarkerText(int parts_written) {
+  return "{\"parts\":" + std::to_string(parts_written) + "}\n";
+}
+
 }  // namespace proton

@@ -30,4 +30,11 @@ Status WriteDataFile(Data& data, const DeviceTable& devices, const std::string& 
 // "<name>.part_<phase>": the output name of one phase (formats.md §5).
 std::string PartName(std::string_view name, int phase);
 
+// The run's end marker beside its part files (formats.md §5): `part_path` without its
+// ".part_<phase>.<format>" ending, then ".done" ("out/run.rank3.part_7.hatchet" ->
+// "out/run.rank3.done"); "" when `part_path` is no part file's path.
+std::string EndMarkerPath(std::string_view part_path);
+// The marker's content: one line of JSON, {"parts":N}, N = the part files the session wrote.
+std::string EndMarkerText(int parts_written);
+
 }  // namespace proton

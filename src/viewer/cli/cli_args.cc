@@ -9,6 +9,7 @@
 
 #include "util/argparse.h"
 #include "viewer/cli/py_number.h"
+#include "viewer/merge/merge_stragglers.h"
 #include "viewer/outputs/output_formats.h"
 #include "viewer/sql/sql_command.h"
 
@@ -33,66 +34,96 @@ enum class Opt {
   kHtml,
   kSpeedscope,
   kMerge,
-  kSql
+  kSql,
+  kFollow,
+  kFollowTimeout,
+  kStragglers,
+  kBaseline
 };
 
 constexpr int Id(Opt opt) { return static_cast<int>(opt); }
 
+// The reference's options, in its add_argument order (which shows in "ambiguous option"
+// messages).
+std::vector<ArgOption> ReferenceOptions() {
+  return {
+      {.id = Id(Opt::kHelp), .strings = {"-h", "--help"}, .ends_scan = true},
+      {Id(Opt::kList), {"-l", "--list"}},
+      {Id(Opt::kMetrics), {"-m", "--metrics"}, ArgValue::kOne},
+      {Id(Opt::kInclude), {"-i", "--include"}, ArgValue::kOne},
+      {Id(Opt::kExclude), {"-e", "--exclude"}, ArgValue::kOne},
+      {Id(Opt::kThreshold), {"-t", "--threshold"}, ArgValue::kOne},
+      {Id(Opt::kDepth), {"-d", "--depth"}, ArgValue::kOne},
+      // -f's choices are SetFormat's check, which the Python API shares.
+      {Id(Opt::kFormat), {"-f", "--format"}, ArgValue::kOne},
+      {Id(Opt::kPrintSorted), {"--print-sorted"}},
+      {Id(Opt::kDiffProfile), {"--diff-profile", "-diff"}, ArgValue::kOne},
+  };
+}
+
+// Ours (§11.7-§11.16): found only by their full spelling (or with "=VALUE"), so that every
+// abbreviation the reference accepts (--m, --de, --ex, --f, ...) keeps its meaning (§11.6).
+// --demangle's, --merge's and --stragglers' values are only ever attached, so they never
+// take FILE (§11.9, §11.11, §11.15).
+std::vector<ArgOption> OurOptions() {
+  return {
+      {.id = Id(Opt::kFailAbove),
+       .strings = {"--fail-above"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kMatch),
+       .strings = {"--match"},
+       .value = ArgValue::kOne,
+       .choices = {"exact", "normalized"},
+       .exact_only = true},
+      {.id = Id(Opt::kExport),
+       .strings = {"--export"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kDemangle),
+       .strings = {"--demangle"},
+       .value = ArgValue::kAttachedOnly,
+       .choices = {"full", "short"},
+       .exact_only = true},
+      {.id = Id(Opt::kHtml), .strings = {"--html"}, .value = ArgValue::kOne, .exact_only = true},
+      {.id = Id(Opt::kSpeedscope),
+       .strings = {"--speedscope"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kMerge),
+       .strings = {"--merge"},
+       .value = ArgValue::kAttachedOnly,
+       .choices = {"stats", "sum"},
+       .exact_only = true},
+      {.id = Id(Opt::kFollow),
+       .strings = {"--follow"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kFollowTimeout),
+       .strings = {"--follow-timeout"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kStragglers),
+       .strings = {"--stragglers"},
+       .value = ArgValue::kAttachedOnly,
+       .exact_only = true},
+      // Repeatable: each one adds a baseline FILE (§11.16).
+      {.id = Id(Opt::kBaseline),
+       .strings = {"--baseline"},
+       .value = ArgValue::kOne,
+       .exact_only = true},
+      {.id = Id(Opt::kSql), .strings = {"--sql"}, .value = ArgValue::kOne, .exact_only = true},
+  };
+}
+
 // Values appear in messages verbatim (viewer.md §9).
 const ArgParser& Parser() {
-  static const ArgParser kParser = {
-      {
-          {.id = Id(Opt::kHelp), .strings = {"-h", "--help"}, .ends_scan = true},
-          {Id(Opt::kList), {"-l", "--list"}},
-          {Id(Opt::kMetrics), {"-m", "--metrics"}, ArgValue::kOne},
-          {Id(Opt::kInclude), {"-i", "--include"}, ArgValue::kOne},
-          {Id(Opt::kExclude), {"-e", "--exclude"}, ArgValue::kOne},
-          {Id(Opt::kThreshold), {"-t", "--threshold"}, ArgValue::kOne},
-          {Id(Opt::kDepth), {"-d", "--depth"}, ArgValue::kOne},
-          // -f's choices are SetFormat's check, which the Python API shares.
-          {Id(Opt::kFormat), {"-f", "--format"}, ArgValue::kOne},
-          {Id(Opt::kPrintSorted), {"--print-sorted"}},
-          {Id(Opt::kDiffProfile), {"--diff-profile", "-diff"}, ArgValue::kOne},
-          // Ours (§11.7-§11.12): found only by their full spelling (or with "=VALUE"), so that
-          // every abbreviation the reference accepts (--m, --de, --ex, --f, ...) keeps its
-          // meaning (§11.6). --demangle's and --merge's values are only ever attached, so they
-          // never take FILE (§11.9, §11.11).
-          {.id = Id(Opt::kFailAbove),
-           .strings = {"--fail-above"},
-           .value = ArgValue::kOne,
-           .exact_only = true},
-          {.id = Id(Opt::kMatch),
-           .strings = {"--match"},
-           .value = ArgValue::kOne,
-           .choices = {"exact", "normalized"},
-           .exact_only = true},
-          {.id = Id(Opt::kExport),
-           .strings = {"--export"},
-           .value = ArgValue::kOne,
-           .exact_only = true},
-          {.id = Id(Opt::kDemangle),
-           .strings = {"--demangle"},
-           .value = ArgValue::kAttachedOnly,
-           .choices = {"full", "short"},
-           .exact_only = true},
-          {.id = Id(Opt::kHtml),
-           .strings = {"--html"},
-           .value = ArgValue::kOne,
-           .exact_only = true},
-          {.id = Id(Opt::kSpeedscope),
-           .strings = {"--speedscope"},
-           .value = ArgValue::kOne,
-           .exact_only = true},
-          {.id = Id(Opt::kMerge),
-           .strings = {"--merge"},
-           .value = ArgValue::kAttachedOnly,
-           .choices = {"stats", "sum"},
-           .exact_only = true},
-          {.id = Id(Opt::kSql), .strings = {"--sql"}, .value = ArgValue::kOne, .exact_only = true},
-      },
-      QuoteVerbatim,
-      Positionals::kCollect,
-  };
+  static const ArgParser kParser = [] {
+    std::vector<ArgOption> options = ReferenceOptions();
+    std::vector<ArgOption> ours = OurOptions();
+    options.insert(options.end(), ours.begin(), ours.end());
+    return ArgParser{std::move(options), QuoteVerbatim, Positionals::kCollect};
+  }();
   return kParser;
 }
 
@@ -123,6 +154,33 @@ Status TakeFailAbove(OutputOptions& a, const std::string& value) {
   a.fail_above_pct = *pct;
   a.fail_above_min = *min;
   a.fail_above_text = value;
+  return Status();
+}
+
+// A finite Python float() above `low` (or at least `low`, `inclusive`), for our options'
+// numbers; the error names the option and what it expects.
+Result<double> TakeNumber(Opt opt, const std::string& value, double low, bool inclusive,
+                          std::string_view expected) {
+  const std::optional<double> v = ParsePyFloat(value);
+  if (!v || !std::isfinite(*v) || *v < low || (!inclusive && *v == low)) {
+    return ArgumentError(opt, "expected " + std::string(expected) + ": '" + value + "'");
+  }
+  return *v;
+}
+
+Status TakeFollowTimeout(LiveOptions& live, const std::string& value) {
+  PROTON_ASSIGN_OR_RETURN(live.timeout_s,
+                          TakeNumber(Opt::kFollowTimeout, value, 0, false, "seconds (> 0)"));
+  live.has_timeout = true;
+  live.timeout_text = value;
+  return Status();
+}
+
+Status TakeStragglers(OutputOptions& output, const std::string* value) {
+  output.stragglers = true;
+  if (value == nullptr) return Status();
+  PROTON_ASSIGN_OR_RETURN(output.stragglers_pct,
+                          TakeNumber(Opt::kStragglers, *value, 0, true, "PCT (a number >= 0)"));
   return Status();
 }
 
@@ -198,10 +256,53 @@ Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
           value != nullptr && *value == "sum" ? MergeMode::kSum : MergeMode::kStats;
       return Status();
     case Opt::kSql: return TakeSql(output, *value);
+    case Opt::kFollow:
+      if (value->empty()) return ArgumentError(opt, "RUN must not be empty");
+      state.args.live.run = *value;
+      return Status();
+    case Opt::kFollowTimeout: return TakeFollowTimeout(state.args.live, *value);
+    case Opt::kStragglers: return TakeStragglers(output, value);
+    case Opt::kBaseline:
+      if (value->empty()) return ArgumentError(opt, "FILE must not be empty");
+      state.args.input.baselines.push_back(*value);
+      return Status();
     case Opt::kThreshold: return SetThreshold(view, *value);
     case Opt::kDepth: return SetDepth(view, *value);
     case Opt::kFormat: return SetFormat(view, *value);
   }
+  return Status();
+}
+
+// --stragglers reads the files of --merge=stats (§11.15).
+Status CheckStragglers(const ViewerOptions& a) {
+  if (!a.output.stragglers) return Status();
+  if (a.input.merge == MergeMode::kNone) return Status::UsageError("--stragglers needs --merge");
+  if (a.input.merge == MergeMode::kSum) {
+    return Status::UsageError("--stragglers needs --merge=stats (the default), not --merge=sum");
+  }
+  return CheckStragglerFiles(a.input.files);
+}
+
+// --baseline's combinations (§11.16): a comparison of medians, which has no single
+// DIFF_PROFILE, merge or drawing.
+Status CheckBaseline(const ViewerOptions& a) {
+  const InputOptions& input = a.input;
+  if (input.baselines.empty()) return Status();
+  if (a.output.list) return Status::UsageError("--baseline cannot be used with -l/--list");
+  if (!input.diff_profile.empty()) {
+    return Status::UsageError("--baseline cannot be used with --diff-profile");
+  }
+  if (input.merge != MergeMode::kNone) {
+    return Status::UsageError("--baseline cannot be used with --merge");
+  }
+  if (!a.output.html_path.empty())
+    return Status::UsageError("--html cannot be combined with --baseline");
+  if (!a.output.speedscope_path.empty()) {
+    return Status::UsageError("--speedscope cannot be combined with --baseline");
+  }
+  const auto stdin_count = std::count(input.files.begin(), input.files.end(), "-") +
+                           std::count(input.baselines.begin(), input.baselines.end(), "-");
+  if (stdin_count > 1) return Status::UsageError("standard input ('-') can only be read once");
   return Status();
 }
 
@@ -226,13 +327,13 @@ bool ReadsIntoDatabase(const ScanState& state) {
   return ExportsSqlite(state.args.output) && !metrics && !state.args.output.list;
 }
 
-// The FILE count (unknown options were reported by the scan): one, or several with --merge
-// or into a database; none for --sql list.
+// The FILE count (unknown options were reported by the scan): one, or several with --merge,
+// --baseline or into a database; none for --sql list.
 Status CheckPositionals(const ScanState& state) {
   if (state.args.output.has_sql && state.args.output.sql == "list") return Status();
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
   if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone &&
-      !ReadsIntoDatabase(state)) {
+      state.args.input.baselines.empty() && !ReadsIntoDatabase(state)) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
   }
@@ -264,7 +365,9 @@ Status CheckOutputOptions(const ViewerOptions& options) {
   const OutputOptions& output = options.output;
   const bool no_metrics = options.view.metrics.empty();
   const bool diff = !options.input.diff_profile.empty();
-  if (output.has_fail_above && !diff) {
+  // --baseline's comparison of medians is gated too (§11.16); the message names the option
+  // every user of the gate knows.
+  if (output.has_fail_above && !diff && options.input.baselines.empty()) {
     return Status::UsageError("--fail-above needs --diff-profile");
   }
   // Without metrics nothing is read (§2.4): a gate or an export would silently do nothing.
@@ -281,6 +384,11 @@ Status CheckOutputOptions(const ViewerOptions& options) {
   if (no_metrics && !output.speedscope_path.empty()) {
     return Status::UsageError("--speedscope needs a metric (-m)");
   }
+  if (no_metrics && output.stragglers)
+    return Status::UsageError("--stragglers needs a metric (-m)");
+  if (no_metrics && !options.input.baselines.empty()) {
+    return Status::UsageError("--baseline needs a metric (-m)");
+  }
   // speedscope has no notion of a difference (negative weights); --html draws diffs.
   if (!output.speedscope_path.empty() && diff) {
     return Status::UsageError("--speedscope cannot be combined with --diff-profile");
@@ -295,7 +403,7 @@ Status CheckSql(const ScanState& state) {
   static constexpr Opt kTreeOptions[] = {
       Opt::kList,     Opt::kInclude,     Opt::kExclude,     Opt::kThreshold, Opt::kDepth,
       Opt::kFormat,   Opt::kPrintSorted, Opt::kDiffProfile, Opt::kFailAbove, Opt::kMatch,
-      Opt::kDemangle, Opt::kHtml,        Opt::kSpeedscope};
+      Opt::kDemangle, Opt::kHtml,        Opt::kSpeedscope, Opt::kStragglers, Opt::kBaseline};
   for (const Opt opt : kTreeOptions) {
     if (!Given(state, opt)) continue;
     return Status::UsageError("--sql cannot be combined with " +
@@ -316,13 +424,56 @@ Status CheckStdinOnce(const ScanState& state) {
       "every FILE again after the tree; name the file instead");
 }
 
+// The first option given that --follow leaves no use for, or nullptr.
+const char* FollowConflict(const ViewerOptions& a) {
+  const std::pair<bool, const char*> conflicts[] = {
+      {a.output.list, "-l/--list"},
+      {!a.view.include.empty(), "-i/--include"},
+      {!a.view.exclude.empty(), "-e/--exclude"},
+      {a.view.has_threshold, "-t/--threshold"},
+      {a.view.print_sorted, "--print-sorted"},
+      {!a.input.diff_profile.empty(), "--diff-profile"},
+      {a.input.merge != MergeMode::kNone, "--merge"},
+      {!a.input.baselines.empty(), "--baseline"},
+      {a.output.has_fail_above, "--fail-above"},
+      {a.view.match != MatchMode::kExact, "--match"},
+      {!a.output.export_path.empty(), "--export"},
+      {!a.output.html_path.empty(), "--html"},
+      {!a.output.speedscope_path.empty(), "--speedscope"},
+      {a.output.stragglers, "--stragglers"},
+      {a.output.has_sql, "--sql"},
+  };
+  for (const auto& [given, name] : conflicts) {
+    if (given) return name;
+  }
+  return nullptr;
+}
+
+// --follow RUN (§11.14) reads no FILE and shows GPU time only.
+Status CheckFollow(ScanState& state) {
+  ViewerOptions& args = state.args;
+  if (!state.positionals.empty()) {
+    return Status::UsageError("--follow takes no FILE (got " +
+                              std::to_string(state.positionals.size()) + ")");
+  }
+  if (const char* conflict = FollowConflict(args)) {
+    return Status::UsageError(std::string("--follow cannot be used with ") + conflict);
+  }
+  if (state.metrics_text) PROTON_RETURN_IF_ERROR(SetMetrics(args.view, *state.metrics_text));
+  return FollowUnitsPerNs(args.view.metrics).status();
+}
+
 Status CheckAfterScan(ScanState& state) {
   ViewerOptions& args = state.args;
+  if (!args.live.run.empty()) return CheckFollow(state);
+  if (args.live.has_timeout) return Status::UsageError("--follow-timeout needs --follow");
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
   args.input.files = state.positionals;
   PROTON_RETURN_IF_ERROR(CheckSql(state));
   if (args.output.has_sql && args.output.sql == "list") return Status();
   PROTON_RETURN_IF_ERROR(CheckMerge(args));
+  PROTON_RETURN_IF_ERROR(CheckStragglers(args));
+  PROTON_RETURN_IF_ERROR(CheckBaseline(args));
   PROTON_RETURN_IF_ERROR(CheckIncludeExclude(args.view));
   // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.
   if (args.output.list) return Status();
@@ -336,6 +487,17 @@ Status CheckAfterScan(ScanState& state) {
 }
 
 }  // namespace
+
+Result<double> FollowUnitsPerNs(const std::vector<std::string>& metrics) {
+  if (metrics.empty()) return 1e-6;  // time/ms
+  static constexpr std::pair<std::string_view, double> kUnits[] = {
+      {"time/s", 1e-9}, {"time/ms", 1e-6}, {"time/us", 1e-3}, {"time/ns", 1.0}};
+  for (const auto& [item, per_ns] : kUnits) {
+    if (metrics.size() == 1 && metrics[0] == item) return per_ns;
+  }
+  return Status::UsageError(
+      "--follow shows GPU time: -m must be one of time/s, time/ms, time/us, time/ns");
+}
 
 Status SetMetrics(ViewOptions& view, const std::string& text) {
   view.metrics.clear();

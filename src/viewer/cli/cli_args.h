@@ -35,6 +35,10 @@ Status CheckIncludeExclude(const ViewOptions& view);
 // With metrics, the threshold must be finite (as the reference fails once it filters).
 Status CheckThresholdFinite(const ViewOptions& view);
 
+// --follow's -m (§11.14): nothing (time/ms) or one of time/s, time/ms, time/us, time/ns; the
+// item's units per nanosecond, or the usage error.
+Result<double> FollowUnitsPerNs(const std::vector<std::string>& metrics);
+
 // The four-line usage block (§2.1), ending in "\n".
 std::string_view UsageText();
 // The whole -h text: usage block, blank line, description, options (lines ≤ 100 columns).

@@ -385,3 +385,59 @@ TEST(CliArgs, TypedChecksAreTheParsers) {
 
 }  // namespace
 }  // namespace proton::viewer
+
+namespace proton::viewer {
+namespace {
+
+// --follow, --stragglers and --baseline (§11.14-§11.16).
+TEST(CliArgs, FollowTakesARunAndNoFile) {
+  ViewerOptions a = Parse({"--follow", "out/run.rank*", "--follow-timeout", "2.5"});
+  EXPECT_EQ(a.live.run, "out/run.rank*");
+  EXPECT_TRUE(a.live.has_timeout);
+  EXPECT_EQ(a.live.timeout_s, 2.5);
+  EXPECT_EQ(a.live.timeout_text, "2.5");
+  EXPECT_TRUE(a.input.files.empty());
+  EXPECT_EQ(Parse({"--follow=run", "-m", "time/us"}).view.metrics,
+            std::vector<std::string>{"time/us"});
+  EXPECT_EQ(Error({"--follow", "run", "f"}), "--follow takes no FILE (got 1)");
+  EXPECT_EQ(Error({"--follow", "run", "-m", "time/us,count"}),
+            "--follow shows GPU time: -m must be one of time/s, time/ms, time/us, time/ns");
+  EXPECT_EQ(Error({"--follow", "run", "-i", "x"}), "--follow cannot be used with -i/--include");
+  EXPECT_EQ(Error({"--follow", "run", "--match=normalized"}),
+            "--follow cannot be used with --match");
+  EXPECT_EQ(Error({"--follow-timeout", "1", "f"}), "--follow-timeout needs --follow");
+  EXPECT_EQ(Error({"--follow", "r", "--follow-timeout", "inf"}),
+            "argument --follow-timeout: expected seconds (> 0): 'inf'");
+  // Full spellings only: the reference's abbreviations keep their meaning.
+  EXPECT_EQ(Error({"--fol", "r"}), "unrecognized arguments: --fol");
+  EXPECT_EQ(Parse({"--f", "full", "x"}).view.format, NameFormat::kFull);
+}
+
+TEST(CliArgs, StragglersNeedAMergeOfPartFiles) {
+  ViewerOptions a =
+      Parse({"-m", "t", "--merge", "--stragglers", "a.part_0.hatchet", "b.part_0.hatchet"});
+  EXPECT_TRUE(a.output.stragglers);
+  EXPECT_EQ(a.output.stragglers_pct, 5.0);
+  EXPECT_EQ(
+      Parse({"-m", "t", "--merge", "--stragglers=12.5", "a.part_0.hatchet", "b.part_0.hatchet"})
+          .output.stragglers_pct,
+      12.5);
+  // Its value is only ever attached: the next argument stays a FILE.
+  EXPECT_EQ(Error({"-m", "t", "--merge", "--stragglers", "10", "b.part_0.hatchet"}),
+            "--stragglers needs part files named NAME.part_<phase>.<format>: '10'");
+  EXPECT_EQ(Error({"-m", "t", "--stragglers", "a.part_0.hatchet"}), "--stragglers needs --merge");
+}
+
+TEST(CliArgs, BaselinesAddUp) {
+  ViewerOptions a = Parse({"-m", "t", "--baseline", "b1", "--baseline=b2", "n1", "n2"});
+  EXPECT_EQ(a.input.baselines, (std::vector<std::string>{"b1", "b2"}));
+  EXPECT_EQ(a.input.files, (std::vector<std::string>{"n1", "n2"}));
+  EXPECT_TRUE(
+      Parse({"-m", "t", "--baseline", "b", "--fail-above", "5", "n"}).output.has_fail_above);
+  EXPECT_EQ(Error({"-m", "t", "n1", "n2"}), "Must specify exactly one file to read (got 2)");
+  EXPECT_EQ(Error({"-m", "t", "--baseline", "b", "--merge", "n"}),
+            "--baseline cannot be used with --merge");
+}
+
+}  // namespace
+}  // namespace proton::viewer

@@ -92,7 +92,28 @@ constexpr std::string_view kBeyondReferenceHelp =
     "  --sql QUERY           run an SQL query (SQLite) on the database of every FILE and\n"
     "                        print its rows as a table instead of the tree (with --export\n"
     "                        .csv/.jsonl: write them there; .sqlite: keep the database).\n"
-    "                        QUERY may name a bundled query; --sql list shows them\n";
+    "                        QUERY may name a bundled query; --sql list shows them\n"
+    "  --follow RUN          instead of FILE: watch the part files of a periodic-flushing\n"
+    "                        run as it writes them (RUN is its name, e.g. out/train, or a\n"
+    "                        pattern, 'out/train.rank*') and show each phase: its GPU\n"
+    "                        time against the earlier phases, the slowest rank, the top\n"
+    "                        kernels and scopes of the phase and of the run so far. Ends\n"
+    "                        when every rank has written its end marker (NAME.done); -m\n"
+    "                        time/s|ms|us|ns picks the unit (default time/ms)\n"
+    "  --follow-timeout S    with --follow: give up (exit 1) after S seconds without a new\n"
+    "                        part\n"
+    "  --stragglers[=PCT]    with --merge over the part files of several ranks\n"
+    "                        (NAME.part_<step>.<format>): instead of the tree, each step's\n"
+    "                        slowest rank by the first -m column at ROOT, its lag behind\n"
+    "                        the step's median and the frame that explains it, then the\n"
+    "                        ranks slow (more than PCT%, default 5, above the median) in\n"
+    "                        more than half of their steps; --export writes one row per\n"
+    "                        step and rank, --html adds a rank-by-step grid to the page\n"
+    "  --baseline FILE       repeatable; a pattern ('base/run*.hatchet') names every match:\n"
+    "                        compare the medians of the FILEs (several runs, or part files)\n"
+    "                        with those of the baseline FILEs, printed as a diff. With\n"
+    "                        --fail-above a frame fails only when its median also grew by\n"
+    "                        more than the larger of the two sides' interquartile ranges\n";
 
 // Said after the options when this build has no SQLite.
 constexpr std::string_view kNoSqliteHelp =

@@ -17,11 +17,14 @@
 #include "format/profile_reader.h"
 #include "util/command_main.h"
 #include "util/out_of_memory.h"
+#include "viewer/cli/baseline_diff.h"
 #include "viewer/cli/cli_args.h"
 #include "viewer/cli/view_input.h"
+#include "viewer/live/follow.h"
 #include "viewer/merge/merge_export.h"
 #include "viewer/merge/merge_profiles.h"
 #include "viewer/merge/merge_report.h"
+#include "viewer/merge/merge_stragglers.h"
 #include "viewer/names/demangle.h"
 #include "viewer/names/name_normalize.h"
 #include "viewer/ops/fail_gate.h"
@@ -31,6 +34,7 @@
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
 #include "viewer/sql/sql_command.h"
+#include "viewer/outputs/straggler_report.h"
 
 namespace proton::viewer {
 namespace {
@@ -166,6 +170,29 @@ Result<int> PrintTree(int out_fd, const PrintInput& in, const ViewOptions& view,
   });
 }
 
+// --merge --stragglers (§11.15): the report instead of the tree; --export writes its table,
+// --html the merged tree's page with the report's section.
+Result<int> RunStragglers(const ViewerOptions& options, const MergedProfiles& merged,
+                          const std::vector<std::string>& argv, int out_fd) {
+  const OutputOptions& output = options.output;
+  const StragglerReport report =
+      BuildStragglers(merged, options.input.files, options.view.metrics[0], output.stragglers_pct);
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(
+        output.export_path, [&] { return ExportStragglers(output.export_path, report); }));
+  }
+  if (WantsReport(output)) {
+    PROTON_RETURN_IF_ERROR(CatchOutOfMemory("preparing the pictures", [&] {
+      ReportInput page = MakeMergeReport(merged, options.input.merge, options.view, argv);
+      page.stragglers = &report;
+      return WriteReports(output, page);
+    }));
+  }
+  OutputBuffer out(out_fd);
+  out.Write(StragglerText(report));
+  return FinishOutput(out);
+}
+
 // --merge (§11.11): the side outputs, then the printed tree of the merged profiles.
 Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string>& argv, int out_fd,
                      bool color) {
@@ -176,6 +203,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
   merged.in.tree = &merged.tree;
   // Display only (§11.9): the files were matched and filtered by their stored names.
   ApplyDemangle(merged.tree, view.demangle);
+  if (output.stragglers) return RunStragglers(options, merged, argv, out_fd);
   if (!output.export_path.empty()) {
     PROTON_RETURN_IF_ERROR(WriteExport(options, [&] {
       return input.merge == MergeMode::kSum
@@ -194,7 +222,7 @@ Result<int> RunMerge(const ViewerOptions& options, const std::vector<std::string
 // Every input is checked before any is opened (§9.2), so a missing file is named at once,
 // not after an earlier FIFO has been waited on or a huge file read.
 Status CheckInputs(const InputOptions& input, bool list) {
-  if (input.merge != MergeMode::kNone || input.files.size() > 1) {
+  if (input.merge != MergeMode::kNone || input.files.size() > 1 || !input.baselines.empty()) {
     for (const std::string& file : input.files) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
     return Status();
   }
@@ -275,6 +303,44 @@ Result<int> RunDatabaseOnly(const ViewerOptions& options, int out_fd) {
   return 0;
 }
 
+// --baseline (§11.16): the medians' differences printed as a diff, then the noise-aware gate.
+Result<int> RunBaseline(const ViewerOptions& options, int out_fd, bool color, int err_fd) {
+  const ViewOptions& view = options.view;
+  const OutputOptions& output = options.output;
+  PROTON_ASSIGN_OR_RETURN(std::vector<std::string> baselines,
+                          ExpandBaselines(options.input.baselines));
+  for (const std::string& file : baselines) PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+  PROTON_ASSIGN_OR_RETURN(BaselineDiff d, BuildBaselineDiff(options.input, baselines, view));
+  d.in.tree = &d.diff.tree;
+  // Display only (§11.9): both sides were matched by their stored (or normalised) names.
+  ApplyDemangle(d.diff.tree, view.demangle);
+  if (!output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteSideOutput(output.export_path, [&] {
+      return ExportTable(output.export_path, d.in, view.metrics, view.depth);
+    }));
+  }
+  PROTON_ASSIGN_OR_RETURN(const int printed, PrintTree(out_fd, d.in, view, color));
+  if (printed != 0 || !output.has_fail_above) return printed;
+  NoiseGateInput gate = MakeNoiseGateInput(d, view.metrics, output);
+  gate.tree = &d.diff.tree;
+  const bool failed =
+      ReportNoiseGateFailures(gate, [&](std::string_view text) { WriteAll(err_fd, text); });
+  return failed ? kGateFailedStatus : 0;
+}
+
+// --follow RUN (§11.14): the live view, until the run ends.
+Result<int> RunFollow(const ViewerOptions& options, int out_fd, bool terminal, int err_fd) {
+  FollowOptions follow;
+  follow.run = options.live.run;
+  follow.has_timeout = options.live.has_timeout;
+  follow.timeout_s = options.live.timeout_s;
+  follow.timeout_text = options.live.timeout_text;
+  follow.item = options.view.metrics.empty() ? "time/ms" : options.view.metrics[0];
+  PROTON_ASSIGN_OR_RETURN(follow.per_ns, FollowUnitsPerNs(options.view.metrics));
+  follow.demangle = options.view.demangle;
+  return Follow(follow, out_fd, terminal, err_fd);
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -284,6 +350,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     out.Write(HelpText());
     return FinishOutput(out);
   }
+  if (!options.live.run.empty()) return RunFollow(options, out_fd, color, err_fd);
   const bool list = options.output.list;
   if (!list &&
       (options.output.has_sql || (options.view.metrics.empty() && ExportsSqlite(options.output)))) {
@@ -298,6 +365,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (options.input.merge != MergeMode::kNone) return RunMerge(options, argv, out_fd, color);
+  if (!options.input.baselines.empty()) return RunBaseline(options, out_fd, color, err_fd);
   return RunSingle(options, argv, out_fd, color, err_fd);
 }
 

@@ -24,11 +24,14 @@ enum class DemangleMode { kOff, kFull, kShort };
 // --merge over several FILEs (§11.11): none, per-node statistics, or the sum.
 enum class MergeMode { kNone, kStats, kSum };
 
-// The profiles read: FILE (or several with --merge) and --diff-profile's OTHER.
+// The profiles read: FILE (or several with --merge or --baseline) and --diff-profile's OTHER.
 struct InputOptions {
-  std::vector<std::string> files;      // every FILE, in order (one unless --merge)
+  std::vector<std::string> files;      // every FILE, in order (one unless --merge/--baseline)
   MergeMode merge = MergeMode::kNone;  // --merge[=stats|sum]
   std::string diff_profile;            // "" = no diff
+  // --baseline FILE, repeatable (§11.16): the other side of a comparison of medians, each
+  // value as given (a file, or a pattern the command expands).
+  std::vector<std::string> baselines;
 
   // The first FILE; the parser guarantees there is one.
   const std::string& file() const { return files.front(); }
@@ -65,6 +68,18 @@ struct OutputOptions {
   // --sql QUERY (§11.13): SQL, a named query or "list"; the result replaces the tree.
   bool has_sql = false;
   std::string sql;
+  // --stragglers[=PCT] with --merge (§11.15): the report of each step's slowest rank instead
+  // of the tree; a rank is slow in a step when more than PCT percent above its median.
+  bool stragglers = false;
+  double stragglers_pct = 5.0;
+};
+
+// --follow RUN (§11.14): the live view of a periodic-flushing run, instead of a FILE.
+struct LiveOptions {
+  std::string run;  // "" = not following
+  bool has_timeout = false;
+  double timeout_s = 0.0;    // --follow-timeout S: finite, > 0
+  std::string timeout_text;  // S as typed
 };
 
 struct ViewerOptions {
@@ -72,6 +87,7 @@ struct ViewerOptions {
   InputOptions input;
   ViewOptions view;
   OutputOptions output;
+  LiveOptions live;
 };
 
 }  // namespace proton::viewer

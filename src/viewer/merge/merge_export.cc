@@ -13,73 +13,10 @@
 #include "viewer/outputs/export.h"
 #include "viewer/outputs/output_file.h"
 #include "viewer/outputs/output_formats.h"
+#include "viewer/outputs/table_writer.h"
 
 namespace proton::viewer {
 namespace {
-
-constexpr size_t kChunk = size_t{1} << 20;
-
-// Writes one row cell by cell in either format; in CSV the names go to the header only.
-class RowWriter {
- public:
-  RowWriter(std::FILE* file, bool csv) : file_(file), csv_(csv) {}
-
-  void Header(const std::vector<std::string>& names) {
-    if (!csv_) return;
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (i > 0) out_ += ',';
-      AppendCsvField(out_, names[i]);
-    }
-    out_ += '\n';
-  }
-  void Begin() {
-    first_ = true;
-    out_ += csv_ ? "" : "{";
-  }
-  void Text(std::string_view name, std::string_view value) {  // a string cell
-    Key(name);
-    if (csv_)
-      AppendCsvField(out_, value);
-    else
-      AppendJsonString(out_, value);
-  }
-  void Json(std::string_view name, std::string_view json) {  // path: a JSON list as text
-    Key(name);
-    if (csv_)
-      AppendCsvField(out_, json);
-    else
-      out_ += json;
-  }
-  void Number(std::string_view name, double v) {
-    Key(name);
-    if (csv_)
-      AppendCsvNumber(out_, v);
-    else
-      AppendJsonNumber(out_, v);
-  }
-  void End() {
-    out_ += csv_ ? "\n" : "}\n";
-    if (out_.size() >= kChunk) Drain();
-  }
-  void Drain() {
-    if (!out_.empty()) std::fwrite(out_.data(), 1, out_.size(), file_);
-    out_.clear();
-  }
-
- private:
-  void Key(std::string_view name) {
-    if (!first_) out_ += ',';
-    first_ = false;
-    if (csv_) return;
-    AppendJsonString(out_, name);
-    out_ += ':';
-  }
-
-  std::FILE* file_;
-  bool csv_;
-  bool first_ = true;
-  std::string out_;
-};
 
 struct Names {
   std::vector<std::string> all;    // the header, in order

@@ -14,18 +14,21 @@
 #include "viewer/merge/merge_stats.h"
 #include "viewer/merge/merge_sum.h"
 #include "viewer/merge/merge_union.h"
+#include "viewer/names/name_normalize.h"
 #include "viewer/ops/filters.h"
 #include "viewer/ops/metrics.h"
 
 namespace proton::viewer {
 namespace {
 
-// Derived per file, filtered by -i/-e (the threshold applies to the merged values).
-Status PrepareStatsFile(LoadedFile& file, const ViewOptions& view) {
+// Derived per file, filtered by -i/-e (the threshold applies to the merged values); names
+// normalised after the filters and before duplicates merge, as for --match=normalized (§11.7).
+Status PrepareStatsFile(LoadedFile& file, const ViewOptions& view, bool normalize_names) {
   PROTON_ASSIGN_OR_RETURN(file.columns, ResolveColumns(file.tree, view.metrics, file.display_name));
   ViewOptions names_only = view;
   names_only.has_threshold = false;
   PROTON_RETURN_IF_ERROR(ApplyFilters(file.tree, names_only, file.columns[0], file.display_name));
+  if (normalize_names) NormalizeNames(file.tree);
   MergeDuplicates(file.tree);
   return Status();
 }
@@ -164,13 +167,16 @@ void AddDevices(DeviceTable& all, const DeviceTable& more, DeviceTable& first_li
   }
 }
 
-Result<MergedProfiles> MergeStatsProfiles(const InputOptions& input, const ViewOptions& view) {
+Result<MergedProfiles> MergeStatsProfiles(const InputOptions& input, const ViewOptions& view,
+                                          bool normalize_names) {
   MergedProfiles out;
   MergeUnion merged;
   MergeSourceCheck check;
   std::vector<ColumnRef> columns;
   DeviceTable devices;
-  const auto prepare = [&](LoadedFile& file) { return PrepareStatsFile(file, view); };
+  const auto prepare = [&](LoadedFile& file) {
+    return PrepareStatsFile(file, view, normalize_names);
+  };
   const auto add = [&](size_t, LoadedFile& file) -> Status {
     if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
@@ -242,14 +248,15 @@ std::string MergeDisplayName(size_t files) {
   return "<merge of " + std::to_string(files) + (files == 1 ? " file>" : " files>");
 }
 
-Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view) {
+Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view,
+                                     bool normalize_names) {
   // The steps above name the file that ran out; this names the steps after the last file.
   return CatchOutOfMemory("merging " + Quoted(MergeDisplayName(input.files.size())),
                           [&]() -> Result<MergedProfiles> {
                             if (input.merge == MergeMode::kSum) {
                               return MergeSumProfiles(input, view);
                             }
-                            return MergeStatsProfiles(input, view);
+                            return MergeStatsProfiles(input, view, normalize_names);
                           });
 }
 

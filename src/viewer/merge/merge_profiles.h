@@ -38,7 +38,10 @@ struct MergedProfiles {
 
 // Reads every file of input.files and merges them as input.merge says; the first failing file
 // reports its error. Errors also for files from different devices or contexts.
-Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view);
+// `normalize_names` (stats only): each file's names are normalised as --match=normalized
+// does (--baseline's comparison of medians, §11.16); --merge itself matches stored names.
+Result<MergedProfiles> MergeProfiles(const InputOptions& input, const ViewOptions& view,
+                                     bool normalize_names = false);
 
 // The name of the merge in messages ("--threshold 5 removes every frame in '<merge of 3
 // files>'").

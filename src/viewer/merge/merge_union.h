@@ -24,6 +24,8 @@ class MergeUnion {
   std::vector<NodeId> Map(const ProfileTree& tree);
 
   size_t size() const { return parent_.size(); }
+  // A union node's parent (kNoNode for the root) and name, for reports that walk the union
+  // itself (--follow's live view, the SQLite database).
   NodeId parent(NodeId u) const { return parent_[u]; }
   std::string_view name(NodeId u) const {
     return std::string_view(name_arena_).substr(name_off_[u], name_len_[u]);

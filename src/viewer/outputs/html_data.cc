@@ -11,6 +11,7 @@
 #include "viewer/common/json_text.h"
 #include "viewer/names/name_format.h"
 #include "viewer/outputs/merge_columns.h"
+#include "viewer/outputs/straggler_data.h"
 
 namespace proton::viewer {
 namespace {
@@ -240,6 +241,10 @@ std::string BuildPageData(const ReportInput& in) {
   AppendHeader(json, in);
   AppendDevices(json, in);
   AppendNodes(json, in);
+  if (in.stragglers != nullptr) {
+    json += ',';
+    AppendStragglerData(json, *in.stragglers);
+  }
   json += '}';
   std::string safe;
   safe.reserve(json.size() + json.size() / 64);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "viewer/common/options.h"
+#include "viewer/ops/stragglers.h"
 #include "viewer/outputs/printers.h"
 
 namespace proton::viewer {
@@ -40,6 +41,8 @@ struct ReportInput {
   // the node), so that frames have a width and their hover shows both values.
   std::vector<double> now;
   std::vector<double> base;
+  // --stragglers (§11.15): the report the page shows in its own section; null without.
+  const StragglerReport* stragglers = nullptr;
 };
 
 }  // namespace proton::viewer

@@ -520,6 +520,76 @@ function buildDevices() {
     devices.tBodies[0].appendChild(tableRow('td', ['no device information in the profile']));
   }
 }
+// --stragglers (viewer.md §11.15): a rank × step grid of each rank's lag behind the step's
+// median (red from 0 up to four times the "slow" threshold, the slowest rank outlined), the
+// persistent stragglers, and one row per step with the frame that explains most of its lag.
+function lagText(lag) {
+  if (typeof lag !== 'number' || !Number.isFinite(lag)) return '';
+  return (lag >= 0 ? '+' : '') + (100 * lag).toFixed(1) + '%';
+}
+function lagColour(lag, slowPct) {
+  if (typeof lag !== 'number' || !Number.isFinite(lag)) return '#f4f4f4';
+  const hot = Math.max(4 * slowPct, 1) / 100;
+  return mix([255, 255, 255], [214, 39, 40], Math.min(1, Math.max(0, lag / hot)));
+}
+function stragglerCell(st, s, k) {
+  const cell = document.createElement('td');
+  const v = st.values[s][k];
+  const lag = typeof v === 'number' && st.median[s] > 0 ? (v - st.median[s]) / st.median[s] : NaN;
+  cell.textContent = lagText(lag);
+  cell.style.background = lagColour(lag, st.slowPct);
+  cell.title = st.ranks[k] + ', step ' + st.steps[s] + ': ' + formatValue(v) + ' ' + st.item;
+  if (lag * 100 > st.slowPct) cell.classList.add('slow');
+  if (st.slowest[s] === k) cell.classList.add('slowest');
+  return cell;
+}
+function buildStragglerGrid(st) {
+  const grid = document.getElementById('stragglers-heat');
+  grid.tHead.appendChild(tableRow('th', ['rank \\ step'].concat(st.steps.map(String),
+                                                                 ['slow steps'])));
+  st.ranks.forEach((rank, k) => {
+    const tr = document.createElement('tr');
+    const head = document.createElement('th');
+    head.textContent = rank;
+    tr.appendChild(head);
+    if (st.persistent[k]) tr.classList.add('persistent');
+    st.steps.forEach((_, s) => tr.appendChild(stragglerCell(st, s, k)));
+    tr.appendChild(tableRow('td', [st.rankSlow[k] + ' of ' + st.rankSteps[k]]).firstChild);
+    grid.tBodies[0].appendChild(tr);
+  });
+}
+function buildStragglers() {
+  const st = data.stragglers;
+  if (!st) return;
+  document.getElementById('stragglers-section').hidden = false;
+  document.getElementById('stragglers-note').textContent =
+      st.ranks.length + ' ranks, ' + st.steps.length + ' steps, ' + st.item +
+      ' of each rank\'s part at ROOT. Each cell is the rank\'s lag behind the step\'s median; ' +
+      'bold: slow (more than ' + st.slowPct + '% above), outlined: the step\'s slowest rank.';
+  buildStragglerGrid(st);
+  const persistent = [];
+  st.ranks.forEach((rank, k) => {
+    if (!st.persistent[k]) return;
+    persistent.push(rank + ' (slow in ' + st.rankSlow[k] + ' of ' + st.rankSteps[k] +
+                    ' steps, median lag ' + lagText(st.rankMedianLag[k]) + ')');
+  });
+  document.getElementById('stragglers-persistent').textContent = persistent.length === 0
+      ? 'Persistent stragglers: none.'
+      : 'Persistent stragglers (slow in more than half of their steps): ' +
+        persistent.join(', ') + '.';
+  const steps = document.getElementById('stragglers-steps');
+  steps.tHead.appendChild(tableRow('th', ['step', 'ranks', 'median', 'slowest', st.item, 'lag',
+                                          'most of the lag in']));
+  st.steps.forEach((step, s) => {
+    const top = st.topFrame[s];
+    const k = st.slowest[s];
+    steps.tBodies[0].appendChild(tableRow('td', [String(step),
+        String(st.values[s].filter((v) => typeof v === 'number').length),
+        formatValue(st.median[s]), k >= 0 ? st.ranks[k] : '-',
+        k >= 0 ? formatValue(st.values[s][k]) : '', lagText(st.lag[s]),
+        top ? top[top.length - 1] + ' (+' + formatValue(st.topExcess[s]) + ')' : '']));
+  });
+}
 function shellQuote(arg) {
   return /^[A-Za-z0-9_\-+=:,./@%]+$/.test(arg) ? arg : "'" + arg.replace(/'/g, "'\\''") + "'";
 }
@@ -534,6 +604,7 @@ document.getElementById('table-title').textContent =
     'Frames sorted by ' + widthLabel + (isDiff ? ' (difference)' : '');
 buildLegend();
 buildDevices();
+buildStragglers();
 const prepared = performance.now();
 zoomTo(0);
 const drawn = performance.now();
