@@ -59,8 +59,9 @@ def test_periodic_flushing_parts_take_the_format(work):
                   "script.py", "2", os.path.join(str(work), "run"), "perfetto_trace"], work,
                  env=gpu_env())
     assert result.returncode == 0, result.stderr
-    assert sorted(os.listdir(work)) == [f"run.part_{p}.perfetto_trace" for p in range(3)] + [
-        "script.py"]
+    # The parts, and the run's end marker after the last one (formats.md §5).
+    assert sorted(os.listdir(work)) == ["run.done"] + [
+        f"run.part_{p}.perfetto_trace" for p in range(3)] + ["script.py"]
     for p in range(2):  # written during the run, each a file of its own
         trace, events = kernels(os.path.join(work, f"run.part_{p}.perfetto_trace"))
         assert [(e["name"], call_stack(e)) for e in events] == [("k", ["ROOT", f"step{p}", "k"])] * N

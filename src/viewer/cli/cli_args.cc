@@ -401,9 +401,9 @@ Status CheckOutputOptions(const ViewerOptions& options) {
 Status CheckSql(const ScanState& state) {
   if (!state.args.output.has_sql) return Status();
   static constexpr Opt kTreeOptions[] = {
-      Opt::kList,     Opt::kInclude,     Opt::kExclude,     Opt::kThreshold, Opt::kDepth,
-      Opt::kFormat,   Opt::kPrintSorted, Opt::kDiffProfile, Opt::kFailAbove, Opt::kMatch,
-      Opt::kDemangle, Opt::kHtml,        Opt::kSpeedscope, Opt::kStragglers, Opt::kBaseline};
+      Opt::kList,     Opt::kInclude,     Opt::kExclude,     Opt::kThreshold,  Opt::kDepth,
+      Opt::kFormat,   Opt::kPrintSorted, Opt::kDiffProfile, Opt::kFailAbove,  Opt::kMatch,
+      Opt::kDemangle, Opt::kHtml,        Opt::kSpeedscope,  Opt::kStragglers, Opt::kBaseline};
   for (const Opt opt : kTreeOptions) {
     if (!Given(state, opt)) continue;
     return Status::UsageError("--sql cannot be combined with " +

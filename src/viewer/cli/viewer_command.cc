@@ -33,8 +33,8 @@
 #include "viewer/outputs/export.h"
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
-#include "viewer/sql/sql_command.h"
 #include "viewer/outputs/straggler_report.h"
+#include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
 namespace {
