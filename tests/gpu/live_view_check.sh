@@ -26,7 +26,7 @@ if [ "${1:-}" = --bundle ]; then
   dir=${2:?usage: live_view_check.sh --bundle DIR}
   viewer=${VIEWER:-$ROOT/build/bin/proton-viewer}
   mkdir -p "$dir" && cp "$viewer" "$dir/proton-viewer" || exit 1
-  ldd "$viewer" | awk '/=> \// {print $3}' | grep -E 'libsimdjson|libpcre2' |
+  ldd "$viewer" | awk '/=> \// {print $3}' | grep -E 'libsimdjson|libpcre2|libsqlite3' |
     while read -r lib; do cp -L "$lib" "$dir/"; done
   ls -la "$dir"
   exit 0
