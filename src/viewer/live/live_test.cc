@@ -152,6 +152,32 @@ TEST(LiveView, KernelsThatDemangleToOneNameAreOneRow) {
   EXPECT_NE(RenderPhase(totals, 0, {"run"}, style).find("_Z3fooIfEvv"), std::string::npos);
 }
 
+// A mangled kernel name runs to hundreds of bytes: in a pipe it is cut, and the list's
+// title line still ends before the first row.
+TEST(LiveView, LongNamesAreCutAndTheTitleLineStaysALine) {
+  ProfileTree tree;
+  const NodeId root = tree.AddNode(kNoNode, "ROOT");
+  tree.SetInt(root, "time (ns)", 0);
+  const std::string long_name = "_Z" + std::string(400, 'k');
+  tree.SetInt(tree.AddNode(root, long_name), "time (ns)", 1000000);
+  ASSERT_TRUE(PrepareProfile(tree, "part").ok());
+  LiveTotals totals;
+  Add(totals, totals.Stream("run"), 0, tree);
+  totals.MarkShown(0);
+  LiveViewStyle style;
+  const std::string block = RenderPhase(totals, 0, {"run"}, style);
+  const size_t title = block.find("kernels ");
+  ASSERT_NE(title, std::string::npos) << block;
+  const std::string title_line = block.substr(title, block.find('\n', title) - title);
+  EXPECT_EQ(title_line.find(long_name.substr(0, 20)), std::string::npos) << title_line;
+  EXPECT_NE(title_line.find("run so far"), std::string::npos) << title_line;
+  EXPECT_EQ(block.find(long_name), std::string::npos);
+  EXPECT_NE(block.find("\n  " + long_name.substr(0, 97) + "\u2026"), std::string::npos) << block;
+  style.width = 300;  // a terminal wider than any fixed buffer
+  const std::string wide = RenderPhase(totals, 0, {"run"}, style);
+  EXPECT_NE(wide.find("share\n  _Z"), std::string::npos) << wide;
+}
+
 TEST(LiveView, SparklineBarsAreProportionalToTheLargest) {
   EXPECT_EQ(Sparkline({1, 2, 3}), "\u2583\u2586\u2588");
   EXPECT_EQ(Sparkline({2, 2}), "\u2588\u2588");

@@ -131,28 +131,34 @@ std::string Cut(const std::string& name, size_t width) {
   return name.substr(0, end) + "\u2026";
 }
 
+// In a pipe, names longer than this are cut: a mangled C++ kernel name runs to hundreds of
+// bytes, and a log line per row should still be readable (--demangle=short shortens them).
+constexpr size_t kPipeNameWidth = 100;
+
 // The name column's width for both lists: their longest name (at least 24), cut to the
-// terminal's width less the numbers' on a terminal.
+// terminal's width less the numbers' on a terminal, else to kPipeNameWidth.
 size_t NameWidth(const std::vector<Row>& kernels, const std::vector<Row>& scopes,
                  const LiveViewStyle& style) {
   size_t width = 24;
   for (const std::vector<Row>* rows : {&kernels, &scopes}) {
     for (const Row& row : *rows) width = std::max(width, row.name.size());
   }
-  if (style.width > 0) width = std::min(width, std::max<size_t>(style.width, 64) - 40);
-  return width;
+  const size_t cap = style.width > 0 ? std::max<size_t>(style.width, 64) - 40 : kPipeNameWidth;
+  return std::min(width, cap);
 }
 
 void AppendRows(std::string& out, std::string_view title, const std::vector<Row>& rows,
-                int64_t phase, double phase_total, double run_total, size_t name_width,
-                const LiveViewStyle& style) {
+                int64_t phase, double phase_total, double run_total, size_t name_width) {
+  // The title padded to the name column by hand: a terminal's column may be wider than any
+  // fixed buffer.
+  out += title;
+  out.append(name_width + 2 > title.size() ? name_width + 2 - title.size() : 1, ' ');
   char line[160];
-  std::snprintf(line, sizeof line, "%-*s %12s %7s %12s %7s\n", static_cast<int>(name_width + 2),
-                std::string(title).c_str(), ("phase " + std::to_string(phase)).c_str(), "share",
-                "run so far", "share");
+  std::snprintf(line, sizeof line, " %12s %7s %12s %7s\n",
+                ("phase " + std::to_string(phase)).c_str(), "share", "run so far", "share");
   out += line;
   for (const Row& row : rows) {
-    const std::string name = Cut(row.name, style.width > 0 ? name_width : 0);
+    const std::string name = Cut(row.name, name_width);
     out += "  " + name;
     out.append(name_width > name.size() ? name_width - name.size() : 1, ' ');
     std::snprintf(line, sizeof line, " %12s %7s %12s %7s\n", Fixed(row.phase).c_str(),
@@ -253,10 +259,10 @@ std::string RenderPhase(const LiveTotals& totals, int64_t phase,
   const double run_total = At(totals.run_frames(), 0) * style.per_ns;
   const size_t name_width = NameWidth(kernels, scopes, style);
   if (!kernels.empty()) {
-    AppendRows(out, "kernels", kernels, phase, phase_total, run_total, name_width, style);
+    AppendRows(out, "kernels", kernels, phase, phase_total, run_total, name_width);
   }
   if (!scopes.empty()) {
-    AppendRows(out, "scopes", scopes, phase, phase_total, run_total, name_width, style);
+    AppendRows(out, "scopes", scopes, phase, phase_total, run_total, name_width);
   }
   return out;
 }

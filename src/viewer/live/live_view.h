@@ -17,7 +17,7 @@ struct LiveViewStyle {
   std::string run;               // RUN as typed
   std::string item = "time/ms";  // the -m item shown
   double per_ns = 1e-6;          // the item's units per nanosecond
-  size_t width = 0;              // the terminal's columns; 0 (a pipe): names are never cut
+  size_t width = 0;              // the terminal's columns; 0 (a pipe): names cut at 100 bytes
   DemangleMode demangle = DemangleMode::kOff;
   size_t top = 5;       // rows per list: the phase's top ones, then the run's top ones
   size_t history = 32;  // phases in the history line
