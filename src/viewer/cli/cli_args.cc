@@ -127,6 +127,7 @@ struct ScanState {
   ViewerOptions args;
   std::optional<std::string> metrics_text;  // -m as given (last one wins)
   std::vector<std::string> positionals;
+  std::vector<Opt> given;  // every option met, in order
 };
 
 Status TakeExport(OutputOptions& args, const std::string& value) {
@@ -148,6 +149,7 @@ Status TakeOutputPath(OutputOptions& args, Opt opt, const std::string& value) {
 // take_action: converts and stores one option's value; the engine has checked the choices, and
 // an optional value that is absent (nullptr) takes its default.
 Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
+  state.given.push_back(opt);
   ViewOptions& view = state.args.view;
   OutputOptions& output = state.args.output;
   switch (opt) {
@@ -193,10 +195,13 @@ Status CheckMerge(const ViewerOptions& a) {
   return Status();
 }
 
-// The FILE count (unknown options were reported by the scan): one, or several with --merge.
+// The FILE count (unknown options were reported by the scan): one, or several with --merge or
+// a merged trace (--export FILE.perfetto_trace).
 Status CheckPositionals(const ScanState& state) {
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone) {
+  const bool many =
+      state.args.input.merge != MergeMode::kNone || ExportsTraces(state.args.output.export_path);
+  if (state.positionals.size() > 1 && !many) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
   }
@@ -251,10 +256,26 @@ Status CheckOutputOptions(const ViewerOptions& options) {
   return Status();
 }
 
+// --export FILE.perfetto_trace (§11.13) merges trace FILEs and reads no tree: every option
+// about trees is refused rather than silently ignored.
+Status CheckTraceExport(const ScanState& state) {
+  for (const Opt opt : state.given) {
+    if (opt == Opt::kExport) continue;
+    return Status::UsageError("--export .perfetto_trace cannot be combined with " +
+                              ArgumentName(OptionWithId(Parser(), Id(opt))));
+  }
+  const std::vector<std::string>& files = state.args.input.files;
+  if (std::count(files.begin(), files.end(), "-") > 1) {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
 Status CheckAfterScan(ScanState& state) {
   ViewerOptions& args = state.args;
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
   args.input.files = state.positionals;
+  if (ExportsTraces(args.output.export_path)) return CheckTraceExport(state);
   PROTON_RETURN_IF_ERROR(CheckMerge(args));
   PROTON_RETURN_IF_ERROR(CheckIncludeExclude(args.view));
   // With -l, -m and --diff-profile are ignored (§2.4), as the reference ignores them.

@@ -22,6 +22,7 @@
 #include "viewer/merge/merge_export.h"
 #include "viewer/merge/merge_profiles.h"
 #include "viewer/merge/merge_report.h"
+#include "viewer/merge/merge_traces.h"
 #include "viewer/names/demangle.h"
 #include "viewer/names/name_normalize.h"
 #include "viewer/ops/fail_gate.h"
@@ -240,6 +241,15 @@ Result<int> RunSingle(const ViewerOptions& options, const std::vector<std::strin
   return failed ? kGateFailedStatus : 0;
 }
 
+// --export FILE.perfetto_trace (§11.13): the trace FILEs merged; warnings on standard error.
+Result<int> RunTraceExport(const ViewerOptions& options, int err_fd) {
+  PROTON_RETURN_IF_ERROR(
+      MergeTraces(options.input.files, options.output.export_path, [&](std::string_view line) {
+        WriteAll(err_fd, "proton-viewer: warning: " + std::string(line) + "\n");
+      }));
+  return 0;
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -249,6 +259,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     out.Write(HelpText());
     return FinishOutput(out);
   }
+  if (ExportsTraces(options.output.export_path)) return RunTraceExport(options, err_fd);
   const bool list = options.output.list;
   if (options.view.metrics.empty() && !list) return 0;  // FILE is not even opened (§2.4)
   PROTON_RETURN_IF_ERROR(CheckInputs(options.input, list));

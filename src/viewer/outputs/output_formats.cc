@@ -1,6 +1,8 @@
 // See output_formats.h.
 #include "viewer/outputs/output_formats.h"
 
+#include <vector>
+
 #include "viewer/outputs/html_report.h"
 #include "viewer/outputs/speedscope.h"
 
@@ -13,6 +15,9 @@ constexpr OutputFormatInfo kFormats[] = {
     {OutputFormat::kHtml, "html", "", &OutputOptions::html_path, &WriteHtmlReport},
     {OutputFormat::kSpeedscope, "speedscope", "", &OutputOptions::speedscope_path,
      &WriteSpeedscope},
+    // Written by merge/merge_traces.cc from the trace FILEs, not from a tree.
+    {OutputFormat::kPerfettoTrace, "perfetto_trace", ".perfetto_trace", &OutputOptions::export_path,
+     nullptr, OutputSource::kTraces},
 };
 
 bool IsTable(const OutputFormatInfo& f) { return f.write_report == nullptr; }
@@ -29,13 +34,20 @@ std::optional<OutputFormat> ExportFormatOf(std::string_view path) {
 }
 
 std::string ExportSuffixes() {
-  std::string list;
+  std::vector<std::string_view> suffixes;
   for (const OutputFormatInfo& f : kFormats) {
-    if (!IsTable(f)) continue;
-    if (!list.empty()) list += " or ";
-    list += f.suffix;
+    if (IsTable(f)) suffixes.push_back(f.suffix);
+  }
+  std::string list;
+  for (size_t i = 0; i < suffixes.size(); ++i) {
+    if (i > 0) list += i + 1 == suffixes.size() ? " or " : ", ";
+    list += suffixes[i];
   }
   return list;
+}
+
+bool ExportsTraces(std::string_view path) {
+  return ExportFormatOf(path) == OutputFormat::kPerfettoTrace;
 }
 
 bool WantsReport(const OutputOptions& output) {

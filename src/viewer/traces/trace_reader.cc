@@ -47,16 +47,16 @@ Status ReadTraceFile(std::string_view path, TraceVisitor& visitor) {
   return ReadTrace(*input, visitor);
 }
 
-TraceFileKind SniffTraceFile(std::string_view path) {
-  if (path == "-") return TraceFileKind::kNeither;
+std::optional<TraceFileKind> SniffTraceFile(std::string_view path) {
+  if (path == "-") return std::nullopt;
   const int fd = ::open(std::string(path).c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) return TraceFileKind::kNeither;
+  if (fd < 0) return std::nullopt;
   struct stat st {};
   char head[256];
   ssize_t got = -1;
   if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) got = ::pread(fd, head, sizeof head, 0);
   ::close(fd);
-  if (got < 0) return TraceFileKind::kNeither;
+  if (got < 0) return std::nullopt;
   return SniffTrace(std::string_view(head, static_cast<size_t>(got)));
 }
 

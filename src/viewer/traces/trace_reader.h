@@ -4,6 +4,7 @@
 // every event to the visitor as they read it.
 #pragma once
 
+#include <optional>
 #include <string_view>
 
 #include "util/status.h"
@@ -32,8 +33,8 @@ Status ReadTrace(TraceInput& input, TraceVisitor& visitor);
 Status ReadTraceFile(std::string_view path, TraceVisitor& visitor);
 
 // The first bytes of a regular file, classified without reading it whole (the command checks
-// every input this way before it writes anything); kNeither for what cannot be read so (a
+// every input this way before it writes anything); nullopt for what cannot be read so (a
 // pipe, standard input), which ReadTrace then decides.
-TraceFileKind SniffTraceFile(std::string_view path);
+std::optional<TraceFileKind> SniffTraceFile(std::string_view path);
 
 }  // namespace proton::viewer::traces

@@ -1,0 +1,100 @@
+// See trace_store.h.
+#include "viewer/traces/trace_store.h"
+
+#include <algorithm>
+
+namespace proton::viewer::traces {
+namespace {
+
+constexpr size_t kMaxFlowsPerEvent = 255;  // more are dropped (no trace writes more than one)
+constexpr size_t kMaxMetricsPerEvent = 65535;
+
+}  // namespace
+
+void TraceStore::Clear() {
+  info_ = TraceInfo();
+  summary_ = TraceSummary();
+  tracks_.clear();
+  events_.clear();
+  metrics_.clear();
+  flows_.clear();
+  strings_.Clear();
+  stacks_.Clear();
+  stack_frames_.clear();
+  stack_offsets_.assign(1, 0);
+}
+
+size_t TraceStore::bytes() const {
+  return events_.capacity() * sizeof(Event) + metrics_.capacity() * sizeof(StoredMetric) +
+         flows_.capacity() * 8 + strings_.bytes() + stacks_.bytes();
+}
+
+Status TraceStore::OnBegin(const TraceInfo& info) {
+  info_ = info;
+  return Status();
+}
+
+Status TraceStore::OnTrack(const Track& track) {
+  if (track.index >= tracks_.size()) tracks_.resize(track.index + 1);
+  StoredTrack& t = tracks_[track.index];
+  t.kind = track.kind;
+  t.id = track.id;
+  t.device = track.device;
+  t.name.assign(track.name);
+  return Status();
+}
+
+Status TraceStore::OnEnd(const TraceSummary& summary) {
+  summary_ = summary;
+  return Status();
+}
+
+uint32_t TraceStore::InternStack(std::span<const std::string_view> frames) {
+  if (frames.empty()) return kNone;
+  frame_ids_.clear();
+  for (std::string_view f : frames) frame_ids_.push_back(strings_.Intern(f));
+  const uint32_t id = stacks_.Intern(std::string_view(
+      reinterpret_cast<const char*>(frame_ids_.data()), frame_ids_.size() * sizeof(uint32_t)));
+  if (id + 1 == stack_offsets_.size()) {  // a new stack
+    stack_frames_.insert(stack_frames_.end(), frame_ids_.begin(), frame_ids_.end());
+    stack_offsets_.push_back(static_cast<uint32_t>(stack_frames_.size()));
+  }
+  return id;
+}
+
+Status TraceStore::OnEvent(const TraceEvent& e) {
+  if (events_.size() >= kNone - 1) return Status::Error("more than 4 billion events in one trace");
+  Event s;
+  s.start_ns = e.start_ns;
+  s.end_ns = e.end_ns;
+  s.name = strings_.Intern(e.name);
+  s.category = strings_.Intern(e.category);
+  s.track = e.track;
+  s.stack = InternStack(e.call_stack);
+  s.kind = e.kind;
+  s.instant = e.instant;
+  s.metrics = static_cast<uint32_t>(metrics_.size());
+  s.metric_count = static_cast<uint16_t>(std::min(e.metrics.size(), kMaxMetricsPerEvent));
+  for (size_t i = 0; i < s.metric_count; ++i) {
+    const Metric& m = e.metrics[i];
+    StoredMetric stored;
+    stored.name = strings_.Intern(m.name);
+    stored.type = m.type;
+    switch (m.type) {
+      case Metric::Type::kInt: stored.int_value = m.int_value; break;
+      case Metric::Type::kUint: stored.uint_value = m.uint_value; break;
+      case Metric::Type::kDouble: stored.double_value = m.double_value; break;
+      case Metric::Type::kString: stored.text = strings_.Intern(m.text); break;
+    }
+    metrics_.push_back(stored);
+  }
+  s.flows = static_cast<uint32_t>(flows_.size());
+  s.flows_out = static_cast<uint8_t>(std::min(e.flows_out.size(), kMaxFlowsPerEvent));
+  s.flows_in = static_cast<uint8_t>(std::min(e.flows_in.size(), kMaxFlowsPerEvent));
+  flows_.insert(flows_.end(), e.flows_out.begin(), e.flows_out.begin() + s.flows_out);
+  flows_.insert(flows_.end(), e.flows_in.begin(), e.flows_in.begin() + s.flows_in);
+  events_.push_back(s);
+  return Status();
+}
+
+}  // namespace proton::viewer::traces

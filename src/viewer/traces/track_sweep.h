@@ -1,0 +1,80 @@
+// Per-track order and nesting for writing slices (formats.md §7.4, which the profiler's own
+// Perfetto writer follows too): each track's events sorted by (start ascending, end
+// descending, file order) and swept with a stack of open slices, so that on every track
+// timestamps never go back and slices nest: a slice that would outlive the open slice around
+// it (kernels of one stream can overlap with programmatic dependent launch) is clamped to
+// that slice's end.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "viewer/traces/trace_store.h"
+
+namespace proton::viewer::traces {
+
+struct SweepStep {
+  enum class Kind : uint8_t { kBegin, kEnd, kInstant };
+  Kind kind = Kind::kBegin;
+  uint32_t event = 0;
+  int64_t time = 0;                        // the packet's timestamp
+  int64_t end = 0;                         // kBegin: where the slice will end (clamped or not)
+  bool clamped = false;                    // kBegin: end is before the recorded end
+  uint32_t enclosing = TraceStore::kNone;  // kInstant: the innermost open slice
+};
+
+class TrackOrder {
+ public:
+  // Groups the events by track and sorts each track.
+  void Build(const std::vector<TraceStore::Event>& events, size_t tracks);
+  std::span<const uint32_t> Track(size_t track) const {
+    return {order_.data() + begin_[track], begin_[track + 1] - begin_[track]};
+  }
+
+ private:
+  std::vector<uint32_t> order_;
+  std::vector<uint32_t> begin_;
+};
+
+// Calls step(SweepStep) for one track in writing order.
+template <class StepFn>
+void SweepTrack(std::span<const uint32_t> order, const std::vector<TraceStore::Event>& events,
+                StepFn&& step) {
+  struct Open {
+    uint32_t event;
+    int64_t end;
+  };
+  std::vector<Open> open;
+  auto close_until = [&](int64_t t) {
+    while (!open.empty() && open.back().end <= t) {
+      step(SweepStep{SweepStep::Kind::kEnd, open.back().event, open.back().end});
+      open.pop_back();
+    }
+  };
+  for (const uint32_t i : order) {
+    const TraceStore::Event& e = events[i];
+    close_until(e.start_ns);
+    if (e.instant) {
+      SweepStep s{SweepStep::Kind::kInstant, i, e.start_ns};
+      if (!open.empty()) s.enclosing = open.back().event;
+      step(s);
+      continue;
+    }
+    SweepStep s{SweepStep::Kind::kBegin, i, e.start_ns, e.end_ns};
+    if (!open.empty() && s.end > open.back().end) {
+      s.end = open.back().end;
+      s.clamped = true;
+    }
+    step(s);
+    open.push_back({i, s.end});
+  }
+  close_until(INT64_MAX);
+}
+
+// Binds each Chrome flow end point ("f", an instant that only ends flows) to the slice that
+// encloses it on its track, the kernel that starts there: the writer then puts the flow's end
+// on that slice, as Perfetto wants it, and leaves the point out.
+void BindFlowEnds(const TrackOrder& order, size_t tracks, std::vector<TraceStore::Event>& events);
+
+}  // namespace proton::viewer::traces
