@@ -2,10 +2,13 @@
 #include "viewer/merge/merge_traces.h"
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 
 #include "format/profile_reader.h"
 #include "util/out_of_memory.h"
+#include "util/thread_annotations.h"
+#include "viewer/merge/load_in_order.h"
 #include "viewer/merge/rank_label.h"
 #include "viewer/outputs/output_file.h"
 #include "viewer/traces/merged_trace_writer.h"
@@ -71,14 +74,49 @@ void Warnings(const std::string& name, const traces::TraceStore& store,
   }
 }
 
-// One input: read into the store, then written as the process `position`.
-Status MergeOne(const std::string& file, uint32_t position, traces::TraceStore& store,
-                traces::MergedTraceWriter& writer, bool& write_failed,
-                const std::function<void(std::string_view)>& warn) {
+// The stores of the inputs in flight (the one being written, the next being read), kept and
+// handed out again: a fresh store for every input would fault in its pages each time.
+class StorePool {
+ public:
+  std::unique_ptr<traces::TraceStore> Take() PROTON_EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
+    if (free_.empty()) return std::make_unique<traces::TraceStore>();
+    std::unique_ptr<traces::TraceStore> store = std::move(free_.back());
+    free_.pop_back();
+    return store;
+  }
+  void Give(std::unique_ptr<traces::TraceStore> store) PROTON_EXCLUDES(mutex_) {
+    MutexLock lock(mutex_);
+    free_.push_back(std::move(store));
+  }
+
+ private:
+  Mutex mutex_;
+  std::vector<std::unique_ptr<traces::TraceStore>> free_ PROTON_GUARDED_BY(mutex_);
+};
+
+using StorePtr = std::unique_ptr<traces::TraceStore>;
+
+// Reads one input into a store from the pool (on the loader thread).
+Result<StorePtr> LoadTrace(const std::string& file, StorePool& pool) {
+  const std::string name = format::DisplayName(file);
+  return CatchOutOfMemory("merging '" + name + "'", [&]() -> Result<StorePtr> {
+    PROTON_ASSIGN_OR_RETURN(std::unique_ptr<traces::TraceInput> input,
+                            traces::TraceInput::Open(file));
+    StorePtr store = pool.Take();
+    store->Clear();
+    store->ReserveFor(input->file_size());
+    PROTON_RETURN_IF_ERROR(traces::ReadTrace(*input, *store));
+    return store;
+  });
+}
+
+// Writes one read input as the process `position` (on the calling thread, in FILE order).
+Status WriteTrace(const std::string& file, uint32_t position, traces::TraceStore& store,
+                  traces::MergedTraceWriter& writer, bool& write_failed,
+                  const std::function<void(std::string_view)>& warn) {
   const std::string name = format::DisplayName(file);
   return CatchOutOfMemory("merging '" + name + "'", [&]() -> Status {
-    store.Clear();
-    PROTON_RETURN_IF_ERROR(traces::ReadTraceFile(file, store));
     traces::InputCounts counts;
     write_failed = !writer.WriteInput(store, position, RankLabel(file, position), name, counts);
     if (!write_failed) Warnings(name, store, counts, warn);
@@ -98,10 +136,19 @@ Status MergeTraces(const std::vector<std::string>& files, const std::string& out
     return std::fwrite(bytes.data(), 1, bytes.size(), stream) == bytes.size();
   });
   bool write_failed = !writer.Begin();
-  traces::TraceStore store;
-  for (uint32_t i = 0; i < files.size() && !write_failed; ++i) {
-    PROTON_RETURN_IF_ERROR(MergeOne(files[i], i, store, writer, write_failed, warn));
-  }
+  StorePool pool;
+  // One loader thread reads FILE i + 1 while FILE i is written: two inputs in memory at most.
+  const Status status = InOrderLoader<StorePtr>::Run(
+      files.size(), /*threads=*/1, /*window=*/1,
+      [&](size_t i) { return LoadTrace(files[i], pool); },
+      [&](size_t i, StorePtr& store) -> Status {
+        if (write_failed) return Status();  // the output's error comes from Commit
+        PROTON_RETURN_IF_ERROR(
+            WriteTrace(files[i], static_cast<uint32_t>(i), *store, writer, write_failed, warn));
+        pool.Give(std::move(store));
+        return Status();
+      });
+  PROTON_RETURN_IF_ERROR(status);
   if (!write_failed) writer.Finish();
   return out.Commit();  // a failed write is its error
 }

@@ -5,27 +5,22 @@
 #include <algorithm>
 #include <vector>
 
+#include "util/huge_pages.h"
+
 namespace proton::viewer::traces {
-namespace {
-
-struct End {
-  uint64_t id;
-  uint32_t position;  // in flow_ids()
-  bool start;
-};
-
-}  // namespace
-
-FlowCounts RenumberFlows(TraceStore& store, uint64_t& next) {
+FlowCounts RenumberFlows(TraceStore& store, uint64_t& next, std::vector<FlowEnd>& ends) {
   std::vector<uint64_t>& ids = store.flow_ids();
-  std::vector<End> ends;
-  ends.reserve(ids.size());
+  ends.clear();
+  if (ends.capacity() < ids.size()) {
+    ends.reserve(ids.size());
+    AdviseHugePages(ends);
+  }
   for (const TraceStore::Event& e : store.events()) {
     for (uint32_t k = 0; k < e.flows_out + e.flows_in; ++k) {
       ends.push_back({ids[e.flows + k], e.flows + k, k < e.flows_out});
     }
   }
-  std::sort(ends.begin(), ends.end(), [](const End& a, const End& b) {
+  std::sort(ends.begin(), ends.end(), [](const FlowEnd& a, const FlowEnd& b) {
     return a.id != b.id ? a.id < b.id : a.position < b.position;
   });
   FlowCounts counts;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "viewer/traces/trace_store.h"
 
@@ -15,8 +16,15 @@ struct FlowCounts {
   uint64_t dropped = 0;  // ids left out (one end only, or repeated)
 };
 
+// One end of a flow: its id and where it is in TraceStore::flow_ids().
+struct FlowEnd {
+  uint64_t id;
+  uint32_t position;
+  bool start;
+};
+
 // Rewrites store.flow_ids() in place: kept flows get next, next + 1, ... (advancing `next`),
-// the others 0.
-FlowCounts RenumberFlows(TraceStore& store, uint64_t& next);
+// the others 0. `scratch` is reused memory.
+FlowCounts RenumberFlows(TraceStore& store, uint64_t& next, std::vector<FlowEnd>& scratch);
 
 }  // namespace proton::viewer::traces

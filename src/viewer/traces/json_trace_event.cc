@@ -9,9 +9,7 @@ namespace proton::viewer::traces {
   } while (0)
 
 void JsonEvent::Clear() {
-  name = cat = ph = bp = ts = dur = pid = tid = id = args_name = {};
-  id_is_string = false;
-  tree_node = false;
+  static_cast<JsonEventFields&>(*this) = JsonEventFields();
   call_stack.clear();
   metrics.clear();
 }
@@ -72,26 +70,39 @@ Scan JsonEventParser::IdField(const char*& p, JsonEvent& event) {
   return NumberField(p, event.id, "id");
 }
 
+namespace {
+
+// key == literal, compared with a constant size so that the compiler inlines it (keys are
+// compared for every member of every event).
+template <size_t kN>
+bool KeyIs(std::string_view key, const char (&literal)[kN]) {
+  return key.size() == kN - 1 && __builtin_memcmp(key.data(), literal, kN - 1) == 0;
+}
+
+}  // namespace
+
 Scan JsonEventParser::Field(const char*& p, std::string_view key, JsonEvent& event) {
   switch (key.size()) {
     case 2:
-      if (key == "ph") return StringField(p, event.ph);
-      if (key == "ts") return NumberField(p, event.ts, "ts");
-      if (key == "id") return IdField(p, event);
-      if (key == "bp") return StringField(p, event.bp);
+      if (KeyIs(key, "ph")) return StringField(p, event.ph);
+      if (KeyIs(key, "ts")) return NumberField(p, event.ts, "ts");
+      if (KeyIs(key, "id")) return IdField(p, event);
+      if (KeyIs(key, "bp")) return StringField(p, event.bp);
       break;
     case 3:
-      if (key == "cat") return StringField(p, event.cat);
-      if (key == "dur") return NumberField(p, event.dur, "dur");
-      if (key == "tid") return NumberField(p, event.tid, "tid");
-      if (key == "pid") return NumberField(p, event.pid, "pid");
+      if (KeyIs(key, "cat")) return StringField(p, event.cat);
+      if (KeyIs(key, "dur")) return NumberField(p, event.dur, "dur");
+      if (KeyIs(key, "tid")) return NumberField(p, event.tid, "tid");
+      if (KeyIs(key, "pid")) return NumberField(p, event.pid, "pid");
       break;
     case 4:
-      if (key == "name") return StringField(p, event.name);
-      if (key == "args") return *p == '{' ? Args(p, event) : scan_.SkipValue(p);
+      if (KeyIs(key, "name")) return StringField(p, event.name);
+      if (KeyIs(key, "args")) return *p == '{' ? Args(p, event) : scan_.SkipValue(p);
       break;
     case 5:
-    case 8: event.tree_node = event.tree_node || key == "frame" || key == "children"; break;
+    case 8:
+      event.tree_node = event.tree_node || KeyIs(key, "frame") || KeyIs(key, "children");
+      break;
     default: break;
   }
   return scan_.SkipValue(p);
@@ -103,9 +114,9 @@ Scan JsonEventParser::Args(const char*& p, JsonEvent& event) {
 }
 
 Scan JsonEventParser::ArgsField(const char*& p, std::string_view key, JsonEvent& event) {
-  if (key == "call_stack" && *p == '[') return CallStack(p, event);
-  if (key == "metrics" && *p == '{') return Metrics(p, event);
-  if (key == "name" && *p == '"') return scan_.String(p, event.args_name, arena_);
+  if (KeyIs(key, "call_stack") && *p == '[') return CallStack(p, event);
+  if (KeyIs(key, "metrics") && *p == '{') return Metrics(p, event);
+  if (KeyIs(key, "name") && *p == '"') return scan_.String(p, event.args_name, arena_);
   return scan_.SkipValue(p);
 }
 

@@ -11,17 +11,21 @@
 
 namespace proton::viewer::traces {
 
-struct JsonEvent {
+// The scalar fields, reset as one block per event.
+struct JsonEventFields {
   std::string_view name, cat, ph, bp;
-  std::string_view ts, dur;   // number tokens ("" when absent)
-  std::string_view pid, tid;  // integer tokens ("" when absent)
-  std::string_view id;        // a number token or a string (id_is_string)
-  bool id_is_string = false;
+  std::string_view ts, dur;    // number tokens ("" when absent)
+  std::string_view pid, tid;   // integer tokens ("" when absent)
+  std::string_view id;         // a number token or a string (id_is_string)
   std::string_view args_name;  // args.name (metadata events)
-  std::vector<std::string_view> call_stack;
-  std::vector<Metric> metrics;
+  bool id_is_string = false;
   // A key only a tree profile's node has ("children", "frame"): the document is a .hatchet.
   bool tree_node = false;
+};
+
+struct JsonEvent : JsonEventFields {
+  std::vector<std::string_view> call_stack;
+  std::vector<Metric> metrics;
 
   void Clear();
 };

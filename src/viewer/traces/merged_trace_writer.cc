@@ -179,7 +179,7 @@ bool MergedTraceWriter::WriteInput(TraceStore& store, uint32_t position,
   sequence_ = position + kSnapshotSequence + 1;
   process_uuid_ = (uint64_t{position} + 1) << 32;
   const uint64_t first_flow = next_flow_;
-  counts.flows = RenumberFlows(store, next_flow_);
+  counts.flows = RenumberFlows(store, next_flow_, flow_ends_);
   std::vector<TraceStore::Event>& events = store.events();
   const size_t tracks = store.tracks().size();
   order_.Build(events, tracks);

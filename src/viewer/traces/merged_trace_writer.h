@@ -79,6 +79,7 @@ class MergedTraceWriter {
   // Launch instants shown as the profiler's writer shows them (§7.5): named by the kernel
   // their flow ends on, in category "launch" (Chrome traces call them all "launch->kernel").
   std::vector<uint32_t> kernel_of_flow_;  // by renumbered flow id - the input's first
+  std::vector<FlowEnd> flow_ends_;        // scratch
 };
 
 }  // namespace proton::viewer::traces

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "util/huge_pages.h"
+
 namespace proton::viewer::traces {
 namespace {
 
@@ -22,6 +24,18 @@ void TraceStore::Clear() {
   stacks_.Clear();
   stack_frames_.clear();
   stack_offsets_.assign(1, 0);
+  last_name_id_ = last_category_id_ = kNone;
+}
+
+void TraceStore::ReserveFor(uint64_t bytes) {
+  constexpr uint64_t kMaxEvents = uint64_t{1} << 31;
+  const uint64_t events = std::min(bytes / 96 + 1024, kMaxEvents);
+  events_.reserve(events);
+  flows_.reserve(events);
+  metrics_.reserve(events / 2);
+  AdviseHugePages(events_);
+  AdviseHugePages(flows_);
+  AdviseHugePages(metrics_);
 }
 
 size_t TraceStore::bytes() const {
@@ -51,15 +65,25 @@ Status TraceStore::OnEnd(const TraceSummary& summary) {
 
 uint32_t TraceStore::InternStack(std::span<const std::string_view> frames) {
   if (frames.empty()) return kNone;
-  frame_ids_.clear();
-  for (std::string_view f : frames) frame_ids_.push_back(strings_.Intern(f));
-  const uint32_t id = stacks_.Intern(std::string_view(
-      reinterpret_cast<const char*>(frame_ids_.data()), frame_ids_.size() * sizeof(uint32_t)));
-  if (id + 1 == stack_offsets_.size()) {  // a new stack
-    stack_frames_.insert(stack_frames_.end(), frame_ids_.begin(), frame_ids_.end());
+  stack_key_.clear();
+  for (std::string_view f : frames) {
+    const auto size = static_cast<uint32_t>(f.size());
+    stack_key_.append(reinterpret_cast<const char*>(&size), sizeof size);
+    stack_key_.append(f);
+  }
+  const uint32_t id = stacks_.Intern(stack_key_);
+  if (id + 1 == stack_offsets_.size()) {  // a new stack: its frames become strings
+    for (std::string_view f : frames) stack_frames_.push_back(strings_.Intern(f));
     stack_offsets_.push_back(static_cast<uint32_t>(stack_frames_.size()));
   }
   return id;
+}
+
+uint32_t TraceStore::InternCached(std::string_view s, std::string& last_text, uint32_t& last_id) {
+  if (last_id != kNone && s == last_text) return last_id;
+  last_text.assign(s);
+  last_id = strings_.Intern(s);
+  return last_id;
 }
 
 Status TraceStore::OnEvent(const TraceEvent& e) {
@@ -67,8 +91,8 @@ Status TraceStore::OnEvent(const TraceEvent& e) {
   Event s;
   s.start_ns = e.start_ns;
   s.end_ns = e.end_ns;
-  s.name = strings_.Intern(e.name);
-  s.category = strings_.Intern(e.category);
+  s.name = InternCached(e.name, last_name_, last_name_id_);
+  s.category = InternCached(e.category, last_category_, last_category_id_);
   s.track = e.track;
   s.stack = InternStack(e.call_stack);
   s.kind = e.kind;

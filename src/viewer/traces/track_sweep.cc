@@ -3,28 +3,61 @@
 
 #include <algorithm>
 
+#include "util/huge_pages.h"
+
 namespace proton::viewer::traces {
 
 void TrackOrder::Build(const std::vector<TraceStore::Event>& events, size_t tracks) {
   begin_.assign(tracks + 1, 0);
   for (const TraceStore::Event& e : events) ++begin_[e.track + 1];
   for (size_t t = 0; t < tracks; ++t) begin_[t + 1] += begin_[t];
+  if (order_.capacity() < events.size()) {
+    order_.reserve(events.size());
+    AdviseHugePages(order_);
+  }
   order_.resize(events.size());
   std::vector<uint32_t> fill(begin_.begin(), begin_.end() - 1);
   for (uint32_t i = 0; i < events.size(); ++i) order_[fill[events[i].track]++] = i;
-  const auto before = [&](uint32_t a, uint32_t b) {
-    const TraceStore::Event& x = events[a];
-    const TraceStore::Event& y = events[b];
-    if (x.start_ns != y.start_ns) return x.start_ns < y.start_ns;
-    if (x.end_ns != y.end_ns) return x.end_ns > y.end_ns;
-    return a < b;
-  };
   for (size_t t = 0; t < tracks; ++t) {
-    const auto first = order_.begin() + begin_[t];
-    const auto last = order_.begin() + begin_[t + 1];
-    // Files list most lanes in start order already.
-    if (!std::is_sorted(first, last, before)) std::sort(first, last, before);
+    SortTrack(order_.data() + begin_[t], order_.data() + begin_[t + 1], events);
   }
+}
+
+// A track's events come as a few sorted runs (a Chrome lane: its slices in start order, then
+// the flow points that fall on it): the runs are found and merged pairwise, which is linear
+// for a few runs; many runs (an unordered file) are sorted. Keys are copied out first, so the
+// comparisons read one array in order instead of the events at random.
+void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
+                           const std::vector<TraceStore::Event>& events) {
+  const size_t n = static_cast<size_t>(last - first);
+  keys_.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    const TraceStore::Event& e = events[first[i]];
+    keys_[i] = {e.start_ns, e.end_ns, first[i]};
+  }
+  runs_.clear();
+  for (size_t i = 0; i < n; ++i) {
+    if (i == 0 || Before(keys_[i], keys_[i - 1])) runs_.push_back(i);
+  }
+  if (runs_.size() > 64) {
+    std::sort(keys_.begin(), keys_.end(), Before);
+  } else {
+    merged_.resize(n);
+    while (runs_.size() > 1) {
+      std::vector<size_t> next;
+      for (size_t r = 0; r < runs_.size(); r += 2) {
+        const size_t a = runs_[r];
+        const size_t b = r + 1 < runs_.size() ? runs_[r + 1] : n;
+        const size_t c = r + 2 < runs_.size() ? runs_[r + 2] : n;
+        std::merge(keys_.begin() + a, keys_.begin() + b, keys_.begin() + b, keys_.begin() + c,
+                   merged_.begin() + a, Before);
+        next.push_back(a);
+      }
+      keys_.swap(merged_);
+      runs_.swap(next);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) first[i] = keys_[i].index;
 }
 
 void BindFlowEnds(const TrackOrder& order, size_t tracks, std::vector<TraceStore::Event>& events) {

@@ -33,8 +33,23 @@ class TrackOrder {
   }
 
  private:
+  // One track's sort key: (start ascending, end descending, file order).
+  struct Key {
+    int64_t start;
+    int64_t end;
+    uint32_t index;
+  };
+  static bool Before(const Key& a, const Key& b) {
+    if (a.start != b.start) return a.start < b.start;
+    if (a.end != b.end) return a.end > b.end;
+    return a.index < b.index;
+  }
+  void SortTrack(uint32_t* first, uint32_t* last, const std::vector<TraceStore::Event>& events);
+
   std::vector<uint32_t> order_;
   std::vector<uint32_t> begin_;
+  std::vector<Key> keys_, merged_;  // scratch: one track's keys
+  std::vector<size_t> runs_;        // scratch: where each sorted run of keys_ starts
 };
 
 // Calls step(SweepStep) for one track in writing order.
