@@ -105,6 +105,7 @@ Result<StorePtr> LoadTrace(const std::string& file, StorePool& pool) {
                             traces::TraceInput::Open(file));
     StorePtr store = pool.Take();
     store->Clear();
+    store->set_name(name);
     store->ReserveFor(input->file_size());
     PROTON_RETURN_IF_ERROR(traces::ReadTrace(*input, *store));
     return store;

@@ -168,6 +168,18 @@ TEST_F(MergeTracesTest, ARelativeInputWarnsAndStartsAtItsZero) {
   EXPECT_EQ(step[0]->start, 1000u);
 }
 
+// Python's json.dumps keeps insertion order: a baseTimeNanoseconds after traceEvents still
+// puts the file on the absolute clock, since the merge holds its events until it is read.
+TEST_F(MergeTracesTest, ABaseTimeAfterTheEventsStillCounts) {
+  std::string late = Rank(std::nullopt);
+  late.replace(late.rfind('}'), 1, ",\"baseTimeNanoseconds\":" + std::to_string(kBase) + "}");
+  ASSERT_TRUE(Merge({Write("late.chrome_trace", late)}).ok());
+  EXPECT_TRUE(warnings_.empty());
+  const MergedTraceCheck check = CheckMergedTrace(Read(Out()));
+  ExpectValid(check);
+  EXPECT_EQ(check.Named("input 0", "step")[0]->start, static_cast<uint64_t>(kBase));
+}
+
 // Kernels of one stream that overlap (programmatic dependent launch) and a flow whose other
 // end is missing: the output still nests, and keeps only whole flows.
 TEST_F(MergeTracesTest, OverlapsAreClampedAndHalfFlowsLeftOut) {

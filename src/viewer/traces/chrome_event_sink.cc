@@ -29,7 +29,10 @@ uint64_t StringFlowId(std::string_view text) {
 }  // namespace
 
 void ChromeEventSink::SetBaseTime(int64_t base) {
-  if (began_) return;  // the events read so far were relative: all stay so
+  if (began_) {  // the events read so far were relative: all stay so, and the end says why
+    if (!info_.absolute_time) summary_.late_base_ns = base;
+    return;
+  }
   info_.base_ns = base;
   info_.absolute_time = true;
 }

@@ -20,7 +20,8 @@ class ChromeEventSink {
   ChromeEventSink(const std::string& name, TraceVisitor& visitor)
       : name_(name), visitor_(visitor) {}
 
-  // baseTimeNanoseconds; it counts only before the first event (later, times stay relative).
+  // baseTimeNanoseconds; before the first event it makes times absolute, after it is only
+  // reported (TraceSummary::late_base_ns).
   void SetBaseTime(int64_t base);
   // One event; false on an error (status()).
   bool Take(const JsonEvent& event);

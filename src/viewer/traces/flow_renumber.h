@@ -16,15 +16,20 @@ struct FlowCounts {
   uint64_t dropped = 0;  // ids left out (one end only, or repeated)
 };
 
-// One end of a flow: its id and where it is in TraceStore::flow_ids().
-struct FlowEnd {
-  uint64_t id;
-  uint32_t position;
-  bool start;
+// Memory RenumberFlows reuses from one input to the next.
+struct FlowScratch {
+  struct End {  // one end of a flow: its id and where it is in TraceStore::flow_ids()
+    uint64_t id;
+    uint32_t position;
+    bool start;
+  };
+  std::vector<End> ends;
+  std::vector<uint8_t> tally;  // per id: starts (low 4 bits) and ends (high 4), saturated
+  std::vector<uint32_t> rank;  // per id: how many kept ids come before it
 };
 
-// Rewrites store.flow_ids() in place: kept flows get next, next + 1, ... (advancing `next`),
-// the others 0. `scratch` is reused memory.
-FlowCounts RenumberFlows(TraceStore& store, uint64_t& next, std::vector<FlowEnd>& scratch);
+// Rewrites store.flow_ids() in place: kept flows get next, next + 1, ... in the order of
+// their old ids (advancing `next`), the others 0.
+FlowCounts RenumberFlows(TraceStore& store, uint64_t& next, FlowScratch& scratch);
 
 }  // namespace proton::viewer::traces

@@ -178,6 +178,7 @@ TEST(JsonTraceReader, ABaseTimeAfterTheEventsLeavesThemRelative) {
           .ok());
   EXPECT_FALSE(v.info.absolute_time);
   EXPECT_EQ(v.events[0].start_ns, 1000);
+  EXPECT_EQ(v.summary.late_base_ns, 5);
 }
 
 TEST(JsonTraceReader, UnsupportedPhasesAreCountedNotGiven) {

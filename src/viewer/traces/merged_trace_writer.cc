@@ -113,8 +113,9 @@ void MergedTraceWriter::NameLaunches(TraceStore& store, uint64_t first_flow) {
   for (uint32_t i = 0; i < events.size(); ++i) {
     if (events[i].instant) continue;
     note(events[i], i);
-    for (uint32_t p = events[i].link; p != TraceStore::kNone; p = events[p].link)
+    for (uint32_t p = bindings_.First(i); p < FlowEndBindings::kLast; p = bindings_.Next(p)) {
       note(events[p], i);
+    }
   }
   const uint32_t launch = store.InternString("launch");
   for (TraceStore::Event& e : events) {
@@ -179,11 +180,11 @@ bool MergedTraceWriter::WriteInput(TraceStore& store, uint32_t position,
   sequence_ = position + kSnapshotSequence + 1;
   process_uuid_ = (uint64_t{position} + 1) << 32;
   const uint64_t first_flow = next_flow_;
-  counts.flows = RenumberFlows(store, next_flow_, flow_ends_);
+  counts.flows = RenumberFlows(store, next_flow_, flow_scratch_);
   std::vector<TraceStore::Event>& events = store.events();
   const size_t tracks = store.tracks().size();
   order_.Build(events, tracks);
-  BindFlowEnds(order_, tracks, events);
+  bindings_.Bind(order_, tracks, events);
   NameLaunches(store, first_flow);
   const std::vector<uint32_t> lanes = Lanes(store);
   track_uuid_.assign(tracks, 0);
@@ -202,7 +203,7 @@ bool MergedTraceWriter::WriteInput(TraceStore& store, uint32_t position,
         counts.clamped += s.clamped ? 1 : 0;
       } else if (s.kind == SweepStep::Kind::kEnd) {
         End(store, s.event, s.time);
-      } else if (!events[s.event].bound) {
+      } else if (!bindings_.IsBound(s.event)) {
         Instant(store, s.event, t);
         ++counts.events;
       }
@@ -322,7 +323,7 @@ void MergedTraceWriter::Slice(const TraceStore& store, uint32_t event, bool clam
                       static_cast<uint64_t>(e.end_ns - e.start_ns));
     proto::AppendBytes(event_, pf::event::kDebugAnnotations, annotation_);
   }
-  for (uint32_t p = e.link; p != TraceStore::kNone; p = events[p].link) {
+  for (uint32_t p = bindings_.First(event); p < FlowEndBindings::kLast; p = bindings_.Next(p)) {
     for (const uint64_t id : store.FlowsIn(events[p])) {
       if (id != 0) proto::AppendUint(event_, pf::event::kTerminatingFlowIdsOld, id);
     }

@@ -76,10 +76,11 @@ class MergedTraceWriter {
   uint64_t process_uuid_ = 0;
   std::vector<uint64_t> track_uuid_;  // by store track
   TrackOrder order_;
+  FlowEndBindings bindings_;
   // Launch instants shown as the profiler's writer shows them (§7.5): named by the kernel
   // their flow ends on, in category "launch" (Chrome traces call them all "launch->kernel").
   std::vector<uint32_t> kernel_of_flow_;  // by renumbered flow id - the input's first
-  std::vector<FlowEnd> flow_ends_;        // scratch
+  FlowScratch flow_scratch_;
 };
 
 }  // namespace proton::viewer::traces

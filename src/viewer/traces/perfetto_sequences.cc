@@ -1,14 +1,18 @@
 // See perfetto_sequences.h.
 #include "viewer/traces/perfetto_sequences.h"
 
+#include <charconv>
+
 #include "util/proto_wire.h"
 #include "viewer/traces/perfetto_fields.h"
 
 namespace proton::viewer::traces {
 namespace {
 
+constexpr uint64_t kMaxDenseIid = uint64_t{1} << 22;
+
 // One interned entry {iid 1, name 2} into `table`.
-bool AddEntry(std::string_view entry, std::unordered_map<uint64_t, std::string>& table) {
+bool AddEntry(std::string_view entry, InternTable& table) {
   proto::Reader r(entry);
   proto::Field f;
   uint64_t iid = 0;
@@ -18,22 +22,57 @@ bool AddEntry(std::string_view entry, std::unordered_map<uint64_t, std::string>&
     if (f.number == pf::interned::kName && f.type == proto::kLengthDelimited) name = f.bytes;
   }
   if (!r.ok()) return false;
-  table[iid].assign(name);
+  table.Add(iid, name);
   return true;
 }
 
 }  // namespace
 
+AnnotationRole ClassifyAnnotationName(std::string_view name) {
+  constexpr std::string_view kFramePrefix = "call_stack_";
+  constexpr std::string_view kMetricPrefix = "metric.";
+  AnnotationRole role;
+  role.metric_name = name;
+  if (name.starts_with(kFramePrefix)) {
+    const std::string_view digits = name.substr(kFramePrefix.size());
+    uint32_t i = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
+    if (ec == std::errc() && end == digits.data() + digits.size() && !digits.empty()) {
+      role.kind = AnnotationRole::kFrame;
+      role.frame = i;
+    }
+  } else if (name.starts_with(kMetricPrefix)) {
+    role.kind = AnnotationRole::kMetric;
+    role.metric_name = name.substr(kMetricPrefix.size());
+  } else if (name == "original_dur_ns") {
+    role.kind = AnnotationRole::kOriginalDuration;
+  }
+  return role;
+}
+
+void InternTable::Add(uint64_t iid, std::string_view text) {
+  if (iid >= kMaxDenseIid) {
+    sparse_[iid].assign(text);
+    return;
+  }
+  if (iid >= dense_.size()) {
+    dense_.resize(iid + 1);
+    has_.resize(iid + 1, false);
+  }
+  dense_[iid].assign(text);
+  has_[iid] = true;
+}
+
+void InternTable::Clear() {
+  dense_.clear();
+  has_.clear();
+  sparse_.clear();
+}
+
 void PerfettoSequence::Clear() {
   clock_id.reset();
   track_uuid.reset();
-  for (auto& table : strings) table.clear();
-}
-
-const std::string* PerfettoSequence::Find(Interned kind, uint64_t iid) const {
-  const auto& table = strings[static_cast<size_t>(kind)];
-  const auto it = table.find(iid);
-  return it == table.end() ? nullptr : &it->second;
+  for (auto& table : strings) table.Clear();
 }
 
 bool PerfettoSequence::AddInterned(std::string_view interned_data) {

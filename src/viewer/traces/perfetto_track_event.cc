@@ -11,10 +11,6 @@
 namespace proton::viewer::traces {
 namespace {
 
-constexpr std::string_view kCallStackPrefix = "call_stack_";
-constexpr std::string_view kMetricPrefix = "metric.";
-constexpr std::string_view kOriginalDuration = "original_dur_ns";
-
 bool ReadVarint(const char*& p, const char* end, uint64_t& value) {
   value = 0;
   for (int shift = 0; shift < 70 && p < end; shift += 7) {
@@ -145,40 +141,23 @@ bool TrackEventDecoder::Decode(std::string_view bytes, const PerfettoSequence& s
 
 bool TrackEventDecoder::Annotation(std::string_view bytes, const PerfettoSequence& sequence,
                                    DecodedTrackEvent& out) {
-  proto::Reader r(bytes);
-  proto::Field f;
-  std::string_view name;
-  while (r.Next(f)) {
-    if (f.number == pf::annotation::kNameIid && f.type == proto::kVarint &&
-        !Interned(sequence, Interned::kAnnotationName, f.varint, name, "annotation name")) {
-      return false;
-    }
-    if (f.number == pf::annotation::kName && f.type == proto::kLengthDelimited) name = f.bytes;
-  }
-  if (!r.ok()) return Fail("a malformed debug annotation");
   Metric value;
-  value.type = Metric::Type::kString;
-  value.name = name;
+  std::string_view name;
   bool has_value = false;
-  if (!AnnotationValue(bytes, sequence, value, has_value)) return false;
-  value.name = name;
+  if (!AnnotationValue(bytes, sequence, value, name, has_value)) return false;
   if (!has_value) return true;  // nested values and dictionaries are left out
-  if (name.starts_with(kCallStackPrefix) && value.type == Metric::Type::kString) {
-    uint64_t i = 0;
-    const std::string_view digits = name.substr(kCallStackPrefix.size());
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), i);
-    if (ec == std::errc() && end == digits.data() + digits.size()) {
-      frames_.emplace_back(i, value.text);
-      return true;
-    }
+  const AnnotationRole role = ClassifyAnnotationName(name);
+  if (role.kind == AnnotationRole::kFrame && value.type == Metric::Type::kString) {
+    frames_.emplace_back(role.frame, value.text);
+    return true;
   }
-  if (name == kOriginalDuration && value.type != Metric::Type::kString) {
+  if (role.kind == AnnotationRole::kOriginalDuration && value.type != Metric::Type::kString) {
     out.original_dur_ns = value.type == Metric::Type::kUint
                               ? value.uint_value
                               : static_cast<uint64_t>(value.int_value);
     return true;
   }
-  if (name.starts_with(kMetricPrefix)) value.name = name.substr(kMetricPrefix.size());
+  value.name = role.kind == AnnotationRole::kFrame ? name : role.metric_name;
   out.metrics.push_back(value);
   return true;
 }
@@ -220,12 +199,18 @@ bool ScalarValue(const proto::Field& f, Metric& v) {
 }  // namespace
 
 bool TrackEventDecoder::AnnotationValue(std::string_view bytes, const PerfettoSequence& sequence,
-                                        Metric& v, bool& has_value) {
+                                        Metric& v, std::string_view& name, bool& has_value) {
   proto::Reader r(bytes);
   proto::Field f;
   std::string* array = nullptr;
   while (r.Next(f)) {
-    if (ScalarValue(f, v)) {
+    if (f.number == pf::annotation::kNameIid && f.type == proto::kVarint) {
+      if (!Interned(sequence, Interned::kAnnotationName, f.varint, name, "annotation name")) {
+        return false;
+      }
+    } else if (f.number == pf::annotation::kName && f.type == proto::kLengthDelimited) {
+      name = f.bytes;
+    } else if (ScalarValue(f, v)) {
       has_value = true;
     } else if (f.number == pf::annotation::kStringIid && f.type == proto::kVarint) {
       v.type = Metric::Type::kString;

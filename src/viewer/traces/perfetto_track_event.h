@@ -41,10 +41,10 @@ class TrackEventDecoder {
 
  private:
   bool Annotation(std::string_view bytes, const PerfettoSequence& sequence, DecodedTrackEvent& out);
-  // The annotation's value into `value` (name already set); `has_value` false when it has
-  // none the model keeps.
+  // The annotation's name and value, in one pass; `has_value` false when it has none the
+  // model keeps.
   bool AnnotationValue(std::string_view bytes, const PerfettoSequence& sequence, Metric& value,
-                       bool& has_value);
+                       std::string_view& name, bool& has_value);
   // array_values: the elements' values as JSON text, "[1,2.5]".
   bool ArrayElement(std::string_view bytes, const PerfettoSequence& sequence, std::string& text);
   bool Interned(const PerfettoSequence& sequence, Interned kind, uint64_t iid,

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -85,6 +86,9 @@ struct TraceSummary {
   uint64_t events = 0;       // events given to OnEvent
   uint64_t unsupported = 0;  // events of kinds the model has no place for (counters, B/E, ...)
   uint64_t unmatched = 0;    // Perfetto slice ends without a begin, begins never ended
+  // A Chrome trace whose baseTimeNanoseconds came after its events: they were given relative
+  // (TraceInfo::absolute_time false); a consumer that kept them adds this to make them absolute.
+  std::optional<int64_t> late_base_ns;
 };
 
 class TraceVisitor {

@@ -29,7 +29,7 @@ void TraceStore::Clear() {
 
 void TraceStore::ReserveFor(uint64_t bytes) {
   constexpr uint64_t kMaxEvents = uint64_t{1} << 31;
-  const uint64_t events = std::min(bytes / 96 + 1024, kMaxEvents);
+  const uint64_t events = std::min(bytes / 48 + 1024, kMaxEvents);
   events_.reserve(events);
   flows_.reserve(events);
   metrics_.reserve(events / 2);
@@ -60,6 +60,18 @@ Status TraceStore::OnTrack(const Track& track) {
 
 Status TraceStore::OnEnd(const TraceSummary& summary) {
   summary_ = summary;
+  if (info_.absolute_time || !summary.late_base_ns) return Status();
+  // A baseTimeNanoseconds after the events: every event was kept, so all can move.
+  const int64_t base = *summary.late_base_ns;
+  for (Event& e : events_) {
+    if (__builtin_add_overflow(e.start_ns, base, &e.start_ns) ||
+        __builtin_add_overflow(e.end_ns, base, &e.end_ns)) {
+      return Status::Error("cannot read '" + name_ + "': baseTimeNanoseconds puts an event out " +
+                           "of range");
+    }
+  }
+  info_.absolute_time = true;
+  info_.base_ns = base;
   return Status();
 }
 

@@ -32,12 +32,7 @@ class TraceStore : public TraceVisitor {
     uint8_t flows_in = 0;
     EventKind kind = EventKind::kOther;
     bool instant = false;
-    // Flow ends drawn in a Chrome trace as their own "f" points are bound to the slice that
-    // encloses them (track_sweep.h): the slice's `link` is its first bound point, a point's
-    // `link` the next one; `bound` marks the points.
-    bool bound = false;
-    uint32_t link = kNone;
-  };
+  };  // 48 bytes
 
   struct StoredMetric {
     uint32_t name = 0;  // strings()
@@ -65,9 +60,11 @@ class TraceStore : public TraceVisitor {
   // Forgets the input; keeps the memory for the next one.
   void Clear();
   // Reserves for a file of `bytes` (address space only: untouched pages cost no memory), so
-  // that the arrays do not grow by copying: Chrome JSON takes about 150 bytes per event, our
-  // Perfetto files about 100.
+  // that the arrays do not grow by copying, which would hold the old and the new copy at once:
+  // Chrome JSON takes about 150 bytes per event, our Perfetto files about 80; 48 leaves room.
   void ReserveFor(uint64_t bytes);
+  // The file's name, for messages.
+  void set_name(std::string name) { name_ = std::move(name); }
   // A string's id in strings(), added when new (the writer's own names).
   uint32_t InternString(std::string_view s) { return strings_.Intern(s); }
 
@@ -98,6 +95,7 @@ class TraceStore : public TraceVisitor {
  private:
   uint32_t InternStack(std::span<const std::string_view> frames);
 
+  std::string name_;
   TraceInfo info_;
   TraceSummary summary_;
   std::vector<StoredTrack> tracks_;

@@ -60,16 +60,21 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
   for (size_t i = 0; i < n; ++i) first[i] = keys_[i].index;
 }
 
-void BindFlowEnds(const TrackOrder& order, size_t tracks, std::vector<TraceStore::Event>& events) {
+void FlowEndBindings::Bind(const TrackOrder& order, size_t tracks,
+                           const std::vector<TraceStore::Event>& events) {
+  if (link_.capacity() < events.size()) {
+    link_.reserve(events.size());
+    AdviseHugePages(link_);
+  }
+  link_.assign(events.size(), TraceStore::kNone);
   for (size_t t = 0; t < tracks; ++t) {
     SweepTrack(order.Track(t), events, [&](const SweepStep& s) {
       if (s.kind != SweepStep::Kind::kInstant || s.enclosing == TraceStore::kNone) return;
-      TraceStore::Event& point = events[s.event];
+      const TraceStore::Event& point = events[s.event];
       if (point.kind != EventKind::kFlow || point.flows_in == 0 || point.flows_out != 0) return;
-      TraceStore::Event& slice = events[s.enclosing];
-      point.bound = true;
-      point.link = slice.link;
-      slice.link = s.event;
+      const uint32_t first = link_[s.enclosing];
+      link_[s.event] = first == TraceStore::kNone ? kLast : first;
+      link_[s.enclosing] = s.event;
     });
   }
 }

@@ -87,9 +87,22 @@ void SweepTrack(std::span<const uint32_t> order, const std::vector<TraceStore::E
   close_until(INT64_MAX);
 }
 
-// Binds each Chrome flow end point ("f", an instant that only ends flows) to the slice that
-// encloses it on its track, the kernel that starts there: the writer then puts the flow's end
-// on that slice, as Perfetto wants it, and leaves the point out.
-void BindFlowEnds(const TrackOrder& order, size_t tracks, std::vector<TraceStore::Event>& events);
+// Chrome flow end points ("f", instants that only end flows) bound to the slice that encloses
+// each on its track, the kernel that starts there: the writer then puts the flow's end on that
+// slice, as Perfetto wants it, and leaves the point out. Kept beside the store, one word per
+// event, only while an input is written.
+class FlowEndBindings {
+ public:
+  static constexpr uint32_t kLast = TraceStore::kNone - 1;  // a bound point, last of its slice's
+
+  void Bind(const TrackOrder& order, size_t tracks, const std::vector<TraceStore::Event>& events);
+  // A slice's first bound point (kNone: none); a bound point's next one (kLast: none).
+  uint32_t First(uint32_t slice) const { return link_[slice]; }
+  uint32_t Next(uint32_t point) const { return link_[point]; }
+  bool IsBound(uint32_t point) const { return link_[point] != TraceStore::kNone; }
+
+ private:
+  std::vector<uint32_t> link_;
+};
 
 }  // namespace proton::viewer::traces
