@@ -3,7 +3,9 @@
 # kernels each (gen_traces.cc: our .chrome_trace layout, and the same job as .perfetto_trace),
 # merged into one Perfetto trace. Goal: 8 traces of 1M kernels in under 10 s, peak RSS under
 # twice one input file. measure.py gives wall, CPU and the child's peak RSS.
-#   bench/viewer/run_traces.sh [VIEWER] [GENERATOR] [DATA_DIR] [RANKS] [EVENTS]
+#   [REPEAT=3] bench/viewer/run_traces.sh [VIEWER] [GENERATOR] [DATA_DIR] [RANKS] [EVENTS]
+# REPEAT runs each row that many times and keeps the best wall and CPU time (the shared machine
+# makes single runs noisy).
 # DATA_DIR (default /dev/shm/proton-trace-bench: memory, so that the disk's write speed does
 # not decide the numbers) receives about 3.8 GB of JSON and 1.7 GB of Perfetto inputs for 8 x
 # 1M (reused when present) and the outputs.
@@ -27,9 +29,9 @@ one=$(stat -c %s "$json/run.rank0.chrome_trace")
 printf 'inputs: %s x %s MiB JSON, %s x %s MiB Perfetto\n' "$ranks" $((one >> 20)) "$ranks" \
   $(($(stat -c %s "$pb/run.rank0.perfetto_trace") >> 20))
 printf '%-46s %8s %8s %9s %10s\n' case "wall s" "CPU s" "peak MiB" "peak/input"
-row() {  # label, input size in bytes, command...
+row() {  # label, input size in bytes, command... (best of REPEAT runs)
   local label="$1" size="$2"; shift 2
-  read -r t m c < <($measure "$@")
+  read -r t m c < <($measure --repeat="${REPEAT:-1}" "$@")
   printf '%-46s %8s %8s %9s %10.2f\n' "$label" "$t" "$c" "$m" "$(echo "$m * 1048576 / $size" | bc -l)"
 }
 out="$data/out.perfetto_trace"

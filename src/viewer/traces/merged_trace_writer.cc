@@ -48,6 +48,8 @@ uint64_t NowNs(clockid_t clock) {
 struct MergedTraceWriter::Tables {
   std::vector<uint64_t> names, categories, strings, metric_names, stack_names;
   std::vector<uint64_t> original_dur;  // one entry
+  // A call stack's annotations, encoded once: kernels repeat a few hundred stacks.
+  std::vector<std::string> stack_bytes;
 };
 
 bool MergedTraceWriter::Flush(bool all) {
@@ -247,18 +249,25 @@ void MergedTraceWriter::InternedPacket() {
 void MergedTraceWriter::Annotations(const TraceStore& store, const TraceStore::Event& e,
                                     Tables& t) {
   const StringTable& strings = store.strings();
-  const std::span<const uint32_t> stack = store.Stack(e.stack);
-  for (size_t i = 0; i < stack.size(); ++i) {
-    annotation_.clear();
-    const bool known = i < t.stack_names.size() && t.stack_names[i] != 0;
-    const uint64_t name = known ? t.stack_names[i]
-                                : Intern(t.stack_names, i, pf::interned::kDebugAnnotationNames,
-                                         "call_stack_" + std::to_string(i));
-    proto::AppendUint(annotation_, pf::annotation::kNameIid, name);
-    proto::AppendUint(annotation_, pf::annotation::kStringIid,
-                      Intern(t.strings, stack[i], pf::interned::kDebugAnnotationStringValues,
-                             strings.Get(stack[i])));
-    proto::AppendBytes(event_, pf::event::kDebugAnnotations, annotation_);
+  if (e.stack != TraceStore::kNone) {
+    if (e.stack >= t.stack_bytes.size()) t.stack_bytes.resize(e.stack + 1);
+    std::string& encoded = t.stack_bytes[e.stack];
+    if (encoded.empty()) {
+      const std::span<const uint32_t> stack = store.Stack(e.stack);
+      for (size_t i = 0; i < stack.size(); ++i) {
+        annotation_.clear();
+        const bool known = i < t.stack_names.size() && t.stack_names[i] != 0;
+        const uint64_t name = known ? t.stack_names[i]
+                                    : Intern(t.stack_names, i, pf::interned::kDebugAnnotationNames,
+                                             "call_stack_" + std::to_string(i));
+        proto::AppendUint(annotation_, pf::annotation::kNameIid, name);
+        proto::AppendUint(annotation_, pf::annotation::kStringIid,
+                          Intern(t.strings, stack[i], pf::interned::kDebugAnnotationStringValues,
+                                 strings.Get(stack[i])));
+        proto::AppendBytes(encoded, pf::event::kDebugAnnotations, annotation_);
+      }
+    }
+    event_.append(encoded);
   }
   for (const TraceStore::StoredMetric& m : store.Metrics(e)) {
     annotation_.clear();

@@ -30,12 +30,16 @@ void TraceStore::Clear() {
 void TraceStore::ReserveFor(uint64_t bytes) {
   constexpr uint64_t kMaxEvents = uint64_t{1} << 31;
   const uint64_t events = std::min(bytes / 48 + 1024, kMaxEvents);
-  events_.reserve(events);
-  flows_.reserve(events);
-  metrics_.reserve(events / 2);
-  AdviseHugePages(events_);
-  AdviseHugePages(flows_);
-  AdviseHugePages(metrics_);
+  // A store kept from an earlier input keeps its arrays unless they are far too small: a new
+  // reservation would move them to fresh pages, each faulted in again.
+  auto reserve = [](auto& v, uint64_t n) {
+    if (v.capacity() * 2 >= n) return;
+    v.reserve(n);
+    AdviseHugePages(v);
+  };
+  reserve(events_, events);
+  reserve(flows_, events);
+  reserve(metrics_, events / 2);
 }
 
 size_t TraceStore::bytes() const {
