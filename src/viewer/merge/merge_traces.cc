@@ -48,7 +48,7 @@ Status CheckStart(const std::string& file) {
                          "': not a Chrome (JSON) or Perfetto (protobuf) trace");
   }
   FirstEventProbe probe;
-  const Status s = traces::ReadTraceFile(file, probe);
+  Status s = traces::ReadTraceFile(file, probe);
   if (s.ok() || s.message() == kStopped) return Status();
   return s;
 }

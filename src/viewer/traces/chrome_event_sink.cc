@@ -93,8 +93,14 @@ bool ChromeEventSink::Metadata(const JsonEvent& e) {
 }
 
 bool ChromeEventSink::Lane(const JsonEvent& e, EventKind kind, uint32_t& track) {
-  int64_t pid = 0, tid = 0;
-  if (!IntegerOf(e.pid, pid) || !IntegerOf(e.tid, tid)) return Fail("pid or tid is not an integer");
+  // Events come lane by lane: the last lane's pid and tid texts are converted once.
+  if (!last_ids_valid_ || e.pid != last_pid_text_ || e.tid != last_tid_text_) {
+    last_ids_valid_ = IntegerOf(e.pid, last_pid_) && IntegerOf(e.tid, last_tid_);
+    if (!last_ids_valid_) return Fail("pid or tid is not an integer");
+    last_pid_text_.assign(e.pid.data(), e.pid.size());
+    last_tid_text_.assign(e.tid.data(), e.tid.size());
+  }
+  const int64_t pid = last_pid_, tid = last_tid_;
   if (!Begin()) return false;
   bool created = false;
   track = lanes_.Find(pid, tid, kind, created);

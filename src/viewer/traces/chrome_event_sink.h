@@ -50,6 +50,9 @@ class ChromeEventSink {
   TraceSummary summary_;
   ChromeLanes lanes_;
   uint64_t flow_ = 0;
+  bool last_ids_valid_ = false;  // Lane()'s last pid and tid tokens and their values
+  std::string last_pid_text_, last_tid_text_;
+  int64_t last_pid_ = 0, last_tid_ = 0;
 };
 
 }  // namespace proton::viewer::traces

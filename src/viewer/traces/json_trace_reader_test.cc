@@ -122,10 +122,10 @@ TEST(JsonTraceReader, ABareListOfEvents) {
 }
 
 TEST(JsonTraceReader, EmptyTraces) {
-  for (const std::string text : {"", " \n",
-                                 "{\"baseTimeNanoseconds\":0,\"displayTimeUnit\":"
-                                 "\"us\",\"traceEvents\":[]}\n",
-                                 "{\"displayTimeUnit\":\"us\",\"traceEvents\":[]}", "[]"}) {
+  const std::string ours = R"({"baseTimeNanoseconds":0,"displayTimeUnit":"us","traceEvents":[]})";
+  for (const std::string& text :
+       {std::string(), std::string(" \n"), ours + "\n",
+        std::string(R"({"displayTimeUnit":"us","traceEvents":[]})"), std::string("[]")}) {
     RecordingVisitor v;
     EXPECT_TRUE(ReadBytes(text, v).ok()) << text;
     EXPECT_EQ(v.begins, 1) << text;

@@ -35,7 +35,6 @@ Error OpenError(const std::string& name, int err) {
 TraceInput::TraceInput(int fd, bool owns_fd, bool fifo, std::string name, uint64_t file_size)
     : fd_(fd),
       owns_fd_(owns_fd),
-      fifo_(fifo),
       writer_seen_(!fifo),
       name_(std::move(name)),
       file_size_(file_size) {}

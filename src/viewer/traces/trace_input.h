@@ -61,7 +61,6 @@ class TraceInput {
 
   int fd_ = -1;
   bool owns_fd_ = false;
-  bool fifo_ = false;
   bool writer_seen_ = true;  // a FIFO's writer has shown up (until then, 0 means "not yet")
   int waited_ms_ = 0;
   std::string name_;

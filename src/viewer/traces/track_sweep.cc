@@ -49,8 +49,8 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
         const size_t a = runs_[r];
         const size_t b = r + 1 < runs_.size() ? runs_[r + 1] : n;
         const size_t c = r + 2 < runs_.size() ? runs_[r + 2] : n;
-        std::merge(keys_.begin() + a, keys_.begin() + b, keys_.begin() + b, keys_.begin() + c,
-                   merged_.begin() + a, Before);
+        const Key* keys = keys_.data();
+        std::merge(keys + a, keys + b, keys + b, keys + c, merged_.data() + a, Before);
         next.push_back(a);
       }
       keys_.swap(merged_);

@@ -78,6 +78,7 @@ class PerfettoBuilder {
     const uint64_t category_iid =
         category.empty() ? 0 : Intern(pf::interned::kEventCategories, category);
     std::vector<std::pair<uint64_t, uint64_t>> ids;  // (name iid, string iid or 0)
+    ids.reserve(annotations.size());
     for (const Annotation& a : annotations) {
       ids.emplace_back(
           Intern(pf::interned::kDebugAnnotationNames, a.name),
