@@ -230,6 +230,7 @@ Status TakeOutputPath(OutputOptions& args, Opt opt, const std::string& value) {
 // take_action: converts and stores one option's value; the engine has checked the choices, and
 // an optional value that is absent (nullptr) takes its default.
 Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
+  state.given.push_back(opt);
   ViewOptions& view = state.args.view;
   OutputOptions& output = state.args.output;
   switch (opt) {
@@ -328,12 +329,15 @@ bool ReadsIntoDatabase(const ScanState& state) {
 }
 
 // The FILE count (unknown options were reported by the scan): one, or several with --merge,
-// --baseline or into a database; none for --sql list.
+// --baseline, into a database or a merged trace (--export FILE.perfetto_trace); none for
+// --sql list.
 Status CheckPositionals(const ScanState& state) {
   if (state.args.output.has_sql && state.args.output.sql == "list") return Status();
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
-  if (state.positionals.size() > 1 && state.args.input.merge == MergeMode::kNone &&
-      state.args.input.baselines.empty() && !ReadsIntoDatabase(state)) {
+  const bool many = state.args.input.merge != MergeMode::kNone ||
+                    !state.args.input.baselines.empty() || ReadsIntoDatabase(state) ||
+                    ExportsTraces(state.args.output.export_path);
+  if (state.positionals.size() > 1 && !many) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
   }
@@ -463,12 +467,28 @@ Status CheckFollow(ScanState& state) {
   return FollowUnitsPerNs(args.view.metrics).status();
 }
 
+// --export FILE.perfetto_trace (§11.17) merges trace FILEs and reads no tree: every option
+// about trees is refused rather than silently ignored.
+Status CheckTraceExport(const ScanState& state) {
+  for (const Opt opt : state.given) {
+    if (opt == Opt::kExport) continue;
+    return Status::UsageError("--export .perfetto_trace cannot be combined with " +
+                              ArgumentName(OptionWithId(Parser(), Id(opt))));
+  }
+  const std::vector<std::string>& files = state.args.input.files;
+  if (std::count(files.begin(), files.end(), "-") > 1) {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
 Status CheckAfterScan(ScanState& state) {
   ViewerOptions& args = state.args;
   if (!args.live.run.empty()) return CheckFollow(state);
   if (args.live.has_timeout) return Status::UsageError("--follow-timeout needs --follow");
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
   args.input.files = state.positionals;
+  if (ExportsTraces(args.output.export_path)) return CheckTraceExport(state);
   PROTON_RETURN_IF_ERROR(CheckSql(state));
   if (args.output.has_sql && args.output.sql == "list") return Status();
   PROTON_RETURN_IF_ERROR(CheckMerge(args));

@@ -248,7 +248,7 @@ TEST(CliArgs, FailAboveMatchExportErrors) {
   EXPECT_EQ(Error({"--match", "fuzzy", "f"}),
             "argument --match: invalid choice: 'fuzzy' (choose from 'exact', 'normalized')");
   EXPECT_EQ(Error({"-m", "t", "--export", "out.json", "f"}),
-            "argument --export: FILE must end in .csv, .jsonl or .sqlite: 'out.json'");
+            "argument --export: FILE must end in .csv, .jsonl, .sqlite or .perfetto_trace: 'out.json'");
   EXPECT_EQ(Error({"--export", "out.csv", "f"}), "--export needs a metric (-m)");
 }
 
@@ -280,6 +280,34 @@ TEST(CliArgs, SqlAndTheDatabaseExport) {
             "standard input ('-') can only be read once: --export FILE.sqlite with -m reads "
             "every FILE again after the tree; name the file instead");
   EXPECT_EQ(Parse({"--export", "db.sqlite", "-"}).input.file(), "-");
+}
+
+// --export FILE.perfetto_trace (§11.17): any number of FILEs, and no option about trees.
+TEST(CliArgs, TraceExport) {
+  const ViewerOptions a = Parse({"--export", "all.perfetto_trace", "r0", "r1", "-", "r3"});
+  EXPECT_EQ(a.output.export_path, "all.perfetto_trace");
+  EXPECT_EQ(a.input.files, (std::vector<std::string>{"r0", "r1", "-", "r3"}));
+  EXPECT_TRUE(a.view.metrics.empty());
+  EXPECT_EQ(Parse({"r0", "--export=o.perfetto_trace"}).input.files.size(), 1u);
+  const std::string refused = "--export .perfetto_trace cannot be combined with ";
+  const std::pair<std::vector<std::string>, std::string> cases[] = {
+      {{"-m", "time"}, "-m/--metrics"},
+      {{"--merge"}, "--merge"},
+      {{"-l"}, "-l/--list"},
+      {{"-t", "0"}, "-t/--threshold"},
+      {{"-d", "100"}, "-d/--depth"},
+      {{"--diff-profile", "x"}, "--diff-profile/-diff"},
+      {{"--html", "p.html"}, "--html"},
+      {{"--demangle"}, "--demangle"},
+  };
+  for (const auto& [extra, option] : cases) {
+    std::vector<std::string> argv = {"--export", "o.perfetto_trace", "r0", "r1"};
+    argv.insert(argv.begin(), extra.begin(), extra.end());
+    EXPECT_EQ(Error(argv), refused + option);
+  }
+  EXPECT_EQ(Error({"--export", "o.perfetto_trace", "-", "r1", "-"}),
+            "standard input ('-') can only be read once");
+  EXPECT_EQ(Error({"--export", "o.perfetto_trace"}), "Must specify a file to read");
 }
 
 TEST(CliArgs, Demangle) {

@@ -25,6 +25,7 @@
 #include "viewer/merge/merge_profiles.h"
 #include "viewer/merge/merge_report.h"
 #include "viewer/merge/merge_stragglers.h"
+#include "viewer/merge/merge_traces.h"
 #include "viewer/names/demangle.h"
 #include "viewer/names/name_normalize.h"
 #include "viewer/ops/fail_gate.h"
@@ -341,6 +342,15 @@ Result<int> RunFollow(const ViewerOptions& options, int out_fd, bool terminal, i
   return Follow(follow, out_fd, terminal, err_fd);
 }
 
+// --export FILE.perfetto_trace (§11.17): the trace FILEs merged; warnings on standard error.
+Result<int> RunTraceExport(const ViewerOptions& options, int err_fd) {
+  PROTON_RETURN_IF_ERROR(
+      MergeTraces(options.input.files, options.output.export_path, [&](std::string_view line) {
+        WriteAll(err_fd, "proton-viewer: warning: " + std::string(line) + "\n");
+      }));
+  return 0;
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -351,6 +361,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (!options.live.run.empty()) return RunFollow(options, out_fd, color, err_fd);
+  if (ExportsTraces(options.output.export_path)) return RunTraceExport(options, err_fd);
   const bool list = options.output.list;
   if (!list &&
       (options.output.has_sql || (options.view.metrics.empty() && ExportsSqlite(options.output)))) {

@@ -16,6 +16,9 @@ constexpr OutputFormatInfo kFormats[] = {
     {OutputFormat::kHtml, "html", "", &OutputOptions::html_path, &WriteHtmlReport},
     {OutputFormat::kSpeedscope, "speedscope", "", &OutputOptions::speedscope_path,
      &WriteSpeedscope},
+    // Written by merge/merge_traces.cc from the trace FILEs, not from a tree.
+    {OutputFormat::kPerfettoTrace, "perfetto_trace", ".perfetto_trace", &OutputOptions::export_path,
+     nullptr, OutputSource::kTraces},
 };
 
 bool IsTable(const OutputFormatInfo& f) { return f.write_report == nullptr; }
@@ -42,6 +45,10 @@ std::string ExportSuffixes() {
     list += suffixes[i];
   }
   return list;
+}
+
+bool ExportsTraces(std::string_view path) {
+  return ExportFormatOf(path) == OutputFormat::kPerfettoTrace;
 }
 
 bool WantsReport(const OutputOptions& output) {

@@ -16,7 +16,11 @@
 
 namespace proton::viewer {
 
-enum class OutputFormat : uint8_t { kCsv, kJsonLines, kSqlite, kHtml, kSpeedscope };
+enum class OutputFormat : uint8_t { kCsv, kJsonLines, kSqlite, kHtml, kSpeedscope, kPerfettoTrace };
+
+// What a format is made from: the printed tree (tables, drawings), or trace FILEs, which
+// --export FILE.perfetto_trace merges (§11.17) without reading any tree.
+enum class OutputSource : uint8_t { kPrintedTree, kTraces };
 
 struct OutputFormatInfo {
   OutputFormat format;
@@ -27,16 +31,20 @@ struct OutputFormatInfo {
   // ExportMergeTable write (a merge's table has rows per file), and for the SQLite database
   // of the FILEs (viewer/sql).
   Status (*write_report)(const std::string& path, const ReportInput& in);
+  OutputSource source = OutputSource::kPrintedTree;
 };
 
 // Every format, in the order the command writes them.
 std::span<const OutputFormatInfo> OutputFormats();
 
-// --export's table format, by FILE's suffix; nullopt when no table format has it.
+// --export's format, by FILE's suffix (a table, or the merged trace); nullopt when none has it.
 std::optional<OutputFormat> ExportFormatOf(std::string_view path);
 
-// The table formats' suffixes for messages: ".csv, .jsonl or .sqlite".
+// --export's formats' suffixes for messages: ".csv, .jsonl, .sqlite or .perfetto_trace".
 std::string ExportSuffixes();
+
+// Whether --export's FILE asks for the merged trace of trace FILEs (.perfetto_trace).
+bool ExportsTraces(std::string_view path);
 
 // Whether `output` asks for a drawing (--html, --speedscope).
 bool WantsReport(const OutputOptions& output);

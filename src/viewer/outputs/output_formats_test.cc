@@ -13,7 +13,10 @@ TEST(OutputFormats, ExportFormatBySuffix) {
   EXPECT_EQ(ExportFormatOf("t.json"), std::nullopt);
   EXPECT_EQ(ExportFormatOf("t.html"), std::nullopt);  // a drawing, not a table
   EXPECT_EQ(ExportFormatOf("csv"), std::nullopt);
-  EXPECT_EQ(ExportSuffixes(), ".csv, .jsonl or .sqlite");
+  EXPECT_EQ(ExportFormatOf("ranks.perfetto_trace"), OutputFormat::kPerfettoTrace);
+  EXPECT_EQ(ExportSuffixes(), ".csv, .jsonl, .sqlite or .perfetto_trace");
+  EXPECT_TRUE(ExportsTraces("a/ranks.perfetto_trace"));
+  EXPECT_FALSE(ExportsTraces("t.csv"));
 }
 
 TEST(OutputFormats, WantsReport) {

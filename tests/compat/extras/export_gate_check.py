@@ -115,7 +115,7 @@ check(rc == 1 and out == "" and err.count("\n") == 1 and
       err.startswith("proton-viewer: error: cannot write '"), "unwritable export: %r" % err)
 rc, out, err = run("-m", "time/ns", "--export", os.path.join(tmp, "x.txt"), HOOK)
 check(rc == 2 and out == "" and err.endswith(
-    "error: argument --export: FILE must end in .csv, .jsonl or .sqlite: '%s'\n" % os.path.join(tmp, "x.txt")),
+    "error: argument --export: FILE must end in .csv, .jsonl, .sqlite or .perfetto_trace: '%s'\n" % os.path.join(tmp, "x.txt")),
     "bad export suffix: %r" % err)
 
 
