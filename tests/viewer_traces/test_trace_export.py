@@ -153,7 +153,7 @@ def test_a_bad_suffix_names_every_format(tmp_path):
     r = run("--export", str(tmp_path / "o.json"), "a")
     assert r.returncode == 2
     assert r.stderr.splitlines()[-1] == ("proton-viewer: error: argument --export: FILE must end "
-                                         "in .csv, .jsonl or .perfetto_trace: '%s'"
+                                         "in .csv, .jsonl, .sqlite or .perfetto_trace: '%s'"
                                          % (tmp_path / "o.json"))
 
 

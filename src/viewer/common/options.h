@@ -62,7 +62,7 @@ struct OutputOptions {
   double fail_above_pct = 0.0;  // finite, >= 0
   double fail_above_min = 0.0;  // finite, >= 0
   std::string fail_above_text;  // as typed, for the offending-frame lines
-  std::string export_path;      // --export FILE ("" = none); ends in .csv, .jsonl or .sqlite
+  std::string export_path;      // --export FILE ("" = none): .csv, .jsonl, .sqlite, .perfetto_trace
   std::string html_path;        // --html FILE ("" = none): the interactive page (§11.12)
   std::string speedscope_path;  // --speedscope FILE ("" = none), not with a diff (§11.12)
   // --sql QUERY (§11.13): SQL, a named query or "list"; the result replaces the tree.
