@@ -57,7 +57,7 @@ def test_schema_seen_from_sqlite3(tmp_path):
                              "('table', 'view')").fetchall())
     assert TABLES <= {n for n, t in kinds.items() if t == "table"}
     assert VIEWS <= {n for n, t in kinds.items() if t == "view"}
-    assert con.execute("PRAGMA user_version").fetchone() == (1,)
+    assert con.execute("PRAGMA user_version").fetchone() == (2,)
     kernels = con.execute("SELECT count(*) FROM frames WHERE kind = 'kernel'").fetchone()[0]
     assert kernels == 5
 
