@@ -140,3 +140,16 @@ def test_errors_and_the_old_file_kept(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["a100.hatchet", "out.sqlite", "run.rank0.hatchet"]
     assert viewer.to_sqlite(good, str(out)) == str(out)
     assert sqlite3.connect(str(out)).execute("SELECT count(*) FROM frames").fetchone() == (3,)
+
+
+def test_trace_events_with_pandas(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    traces = os.path.join(ROOT, "tests", "refdata", "h200-traces")
+    files = [os.path.join(traces, n) for n in ("workload_tree.hatchet", "workload_pb.perfetto_trace")]
+    con = sqlite3.connect(viewer.to_sqlite(files, str(tmp_path / "t.sqlite")))
+    kinds = pandas.read_sql("SELECT kind, events FROM files ORDER BY file_id", con)
+    assert list(kinds["kind"]) == ["tree", "perfetto_trace"]
+    kernels = pandas.read_sql("SELECT name, count(*) AS n FROM events WHERE kind = 'kernel' "
+                              "GROUP BY name", con)
+    assert kernels["n"].sum() == 46
+    assert kinds["events"][1] == con.execute("SELECT count(*) FROM events").fetchone()[0]
