@@ -57,7 +57,7 @@ def test_schema_seen_from_sqlite3(tmp_path):
                              "('table', 'view')").fetchall())
     assert TABLES <= {n for n, t in kinds.items() if t == "table"}
     assert VIEWS <= {n for n, t in kinds.items() if t == "view"}
-    assert con.execute("PRAGMA user_version").fetchone() == (1,)
+    assert con.execute("PRAGMA user_version").fetchone() == (2,)
     kernels = con.execute("SELECT count(*) FROM frames WHERE kind = 'kernel'").fetchone()[0]
     assert kernels == 5
 
@@ -140,3 +140,16 @@ def test_errors_and_the_old_file_kept(tmp_path):
     assert sorted(os.listdir(tmp_path)) == ["a100.hatchet", "out.sqlite", "run.rank0.hatchet"]
     assert viewer.to_sqlite(good, str(out)) == str(out)
     assert sqlite3.connect(str(out)).execute("SELECT count(*) FROM frames").fetchone() == (3,)
+
+
+def test_trace_events_with_pandas(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    traces = os.path.join(ROOT, "tests", "refdata", "h200-traces")
+    files = [os.path.join(traces, n) for n in ("workload_tree.hatchet", "workload_pb.perfetto_trace")]
+    con = sqlite3.connect(viewer.to_sqlite(files, str(tmp_path / "t.sqlite")))
+    kinds = pandas.read_sql("SELECT kind, events FROM files ORDER BY file_id", con)
+    assert list(kinds["kind"]) == ["tree", "perfetto_trace"]
+    kernels = pandas.read_sql("SELECT name, count(*) AS n FROM events WHERE kind = 'kernel' "
+                              "GROUP BY name", con)
+    assert kernels["n"].sum() == 46
+    assert kinds["events"][1] == con.execute("SELECT count(*) FROM events").fetchone()[0]

@@ -108,6 +108,51 @@ LEFT JOIN frame_values v ON v.file_id = fl.file_id
 LEFT JOIN frames f ON f.frame_id = v.frame_id
 GROUP BY fl.file_id
 ORDER BY fl.file_id)sql"},
+    {"kernel_durations",
+     "per kernel name of the traces: launches, GPU time and p50/p90/p99 of one launch's "
+     "duration",
+     R"sql(WITH k AS (
+  SELECT name, duration_ns,
+         ROW_NUMBER() OVER (PARTITION BY name ORDER BY duration_ns) AS i,
+         COUNT(*) OVER (PARTITION BY name) AS n
+  FROM events WHERE kind = 'kernel'
+)
+SELECT name AS kernel,
+       n AS launches,
+       SUM(duration_ns) / 1e6 AS time_ms,
+       MAX(CASE WHEN i = (50 * n + 99) / 100 THEN duration_ns END) / 1e3 AS p50_us,
+       MAX(CASE WHEN i = (90 * n + 99) / 100 THEN duration_ns END) / 1e3 AS p90_us,
+       MAX(CASE WHEN i = (99 * n + 99) / 100 THEN duration_ns END) / 1e3 AS p99_us
+FROM k
+GROUP BY name
+ORDER BY time_ms DESC, kernel
+LIMIT 20)sql"},
+    {"launch_latency",
+     "per launch name of the traces: time from the CPU launch to its kernel's start (the flow's "
+     "end), p50/p90/p99",
+     R"sql(WITH d AS (
+  SELECT l.name, e.start_ns - l.start_ns AS latency_ns
+  FROM events l JOIN events e
+    ON e.correlation = l.correlation AND e.file_id = l.file_id AND e.event_id <> l.event_id
+  WHERE l.kind = 'launch' AND e.kind <> 'launch'
+    AND (e.kind = 'flow' OR NOT EXISTS (SELECT 1 FROM events f WHERE f.file_id = e.file_id
+         AND f.correlation = e.correlation AND f.kind = 'flow'))
+), r AS (
+  SELECT name, latency_ns,
+         ROW_NUMBER() OVER (PARTITION BY name ORDER BY latency_ns) AS i,
+         COUNT(*) OVER (PARTITION BY name) AS n
+  FROM d
+)
+SELECT name AS launch,
+       n AS launches,
+       AVG(latency_ns) / 1e3 AS avg_us,
+       MAX(CASE WHEN i = (50 * n + 99) / 100 THEN latency_ns END) / 1e3 AS p50_us,
+       MAX(CASE WHEN i = (90 * n + 99) / 100 THEN latency_ns END) / 1e3 AS p90_us,
+       MAX(CASE WHEN i = (99 * n + 99) / 100 THEN latency_ns END) / 1e3 AS p99_us
+FROM r
+GROUP BY name
+ORDER BY launches DESC, launch
+LIMIT 20)sql"},
 };
 
 #undef PROTON_ALL_KERNEL_TIME

@@ -7,6 +7,7 @@
 #include "viewer/merge/merge_source.h"
 #include "viewer/outputs/output_file.h"
 #include "viewer/sql/profile_db_writer.h"
+#include "viewer/sql/trace_events.h"
 
 namespace proton::viewer {
 
@@ -21,6 +22,19 @@ Status ConfigureBulkWrite(SqlDatabase& db) {
 
 Status BuildProfileDb(SqlDatabase& db, const std::vector<std::string>& files,
                       const std::vector<std::string>& items) {
+  // Every FILE goes in at its position: tree profiles first (read a few at a time, as
+  // --merge reads them), then traces, one after another, streamed into events.
+  std::vector<std::string> trees;
+  std::vector<size_t> tree_ids;
+  std::vector<size_t> trace_ids;
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (IsTraceFile(files[i])) {
+      trace_ids.push_back(i);
+    } else {
+      trees.push_back(files[i]);
+      tree_ids.push_back(i);
+    }
+  }
   ProfileDbWriter writer(db);
   PROTON_RETURN_IF_ERROR(writer.Begin());
   MergeSourceCheck check;
@@ -32,9 +46,12 @@ Status BuildProfileDb(SqlDatabase& db, const std::vector<std::string>& files,
   const auto add = [&](size_t index, LoadedFile& file) -> Status {
     if (!file.empty) PROTON_RETURN_IF_ERROR(check.Check(std::move(file.source)));
     PROTON_RETURN_IF_ERROR(file.prepared);
-    return writer.AddFile(static_cast<int64_t>(index), file);
+    return writer.AddFile(static_cast<int64_t>(tree_ids[index]), file);
   };
-  PROTON_RETURN_IF_ERROR(ForEachLoadedFile(files, prepare, add));
+  PROTON_RETURN_IF_ERROR(ForEachLoadedFile(trees, prepare, add));
+  for (const size_t i : trace_ids) {
+    PROTON_RETURN_IF_ERROR(WriteTraceFile(db, static_cast<int64_t>(i), files[i]));
+  }
   return CatchOutOfMemory("writing the database", [&] { return writer.Finish(); });
 }
 

@@ -45,7 +45,7 @@ Status ProfileDbWriter::Begin() {
   PROTON_RETURN_IF_ERROR(db_.Exec("BEGIN"));
   PROTON_RETURN_IF_ERROR(CreateTables(db_));
   PROTON_RETURN_IF_ERROR(columns_.AddCommon(db_));
-  PROTON_ASSIGN_OR_RETURN(file_insert_, db_.Prepare("INSERT INTO files VALUES (?,?,?,?,?,?,?)"));
+  PROTON_ASSIGN_OR_RETURN(file_insert_, db_.Prepare("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?)"));
   PROTON_ASSIGN_OR_RETURN(device_insert_,
                           db_.Prepare("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?,?,?,?)"));
   return Status();
@@ -64,6 +64,9 @@ Status ProfileDbWriter::WriteFileRow(int64_t file_id, const LoadedFile& file) {
   else
     s.BindText(6, file.source.python ? "python" : "scopes");
   s.BindInt(7, static_cast<int64_t>(file.tree.size()));
+  s.BindText(8, "tree");
+  s.BindInt(9, 0);
+  s.BindNull(10);
   return s.Run();
 }
 

@@ -12,7 +12,10 @@ CREATE TABLE files (
   phase INTEGER,                 -- from NAME.part_<P>., else NULL
   pid INTEGER,                   -- from NAME.pid<P>., else NULL
   context TEXT,                  -- 'scopes' or 'python'; NULL for a file without data
-  frames INTEGER NOT NULL        -- frames it holds (0: a profile without data)
+  frames INTEGER NOT NULL,       -- frames it holds (0: a profile without data, a trace)
+  kind TEXT NOT NULL,            -- tree, chrome_trace or perfetto_trace
+  events INTEGER NOT NULL,       -- rows of events it holds (0 for a tree profile)
+  absolute_time INTEGER          -- a trace's: 1 when its times are CLOCK_REALTIME ns
 );
 CREATE TABLE devices (
   file_id INTEGER NOT NULL,
@@ -50,20 +53,23 @@ CREATE TABLE metrics (
   inclusive_files INTEGER NOT NULL  -- files summing it up the tree (listed on their root)
 );
 CREATE TABLE events (
-  event_id INTEGER PRIMARY KEY,
+  event_id INTEGER PRIMARY KEY,  -- in file order, then the trace's order
   file_id INTEGER NOT NULL,
-  kind TEXT NOT NULL,            -- kernel, scope, metric or launch
+  kind TEXT NOT NULL,            -- kernel, scope, metric, launch, flow or other
   name TEXT NOT NULL,
-  frame_id INTEGER,              -- its call path in frames, when known
-  start_ns INTEGER NOT NULL,
-  end_ns INTEGER NOT NULL,
+  frame_id INTEGER,              -- its call path in frames, when known (not yet: NULL)
+  start_ns INTEGER NOT NULL,     -- CLOCK_REALTIME ns when files.absolute_time, else from
+  end_ns INTEGER NOT NULL,       -- the trace's own zero
   duration_ns INTEGER GENERATED ALWAYS AS (end_ns - start_ns) VIRTUAL,
-  device TEXT,
-  stream INTEGER,
-  thread INTEGER,
-  lane TEXT,
-  correlation INTEGER,           -- launch->kernel flow id
-  metrics TEXT                   -- JSON object of the event's metrics
+  device INTEGER,                -- the GPU, when the lane's name says it
+  stream INTEGER,                -- a GPU (or graph) lane's stream
+  thread INTEGER,                -- a CPU lane's thread
+  lane TEXT,                     -- the lane's (track's) name
+  correlation INTEGER,           -- launch->kernel flow id, as the file numbers it
+  metrics TEXT,                  -- JSON object of the event's metrics
+  category TEXT,                 -- as the file says
+  lane_kind TEXT,                -- cpu_thread, gpu_stream, graph_stream or other
+  call_stack TEXT                -- JSON list of names from ROOT to the event
 );
 )sql";
 
@@ -73,7 +79,7 @@ CREATE INDEX frame_values_frame ON frame_values (frame_id, file_id);
 CREATE INDEX events_file_start ON events (file_id, start_ns);
 CREATE INDEX events_name ON events (name);
 CREATE INDEX events_frame ON events (frame_id);
-CREATE INDEX events_correlation ON events (correlation);
+CREATE INDEX events_correlation ON events (correlation, file_id);
 )sql";
 
 // A frame's path from the root as a JSON list, as --export's path column.

@@ -13,7 +13,7 @@
 namespace proton::viewer {
 
 // PRAGMA user_version of the databases this viewer writes; raised when the schema changes.
-inline constexpr int kProfileSchemaVersion = 1;
+inline constexpr int kProfileSchemaVersion = 2;
 
 // One metric column pair of frame_values, for the views.
 struct MetricColumnNames {
