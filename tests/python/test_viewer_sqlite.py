@@ -123,9 +123,10 @@ def test_errors_and_the_old_file_kept(tmp_path):
     out.write_bytes(b"old")
     with pytest.raises(FileNotFoundError):
         viewer.to_sqlite([good, str(tmp_path / "missing.hatchet")], str(out))
-    trace = os.path.join(ROOT, "tests", "refdata", "ref_trace.chrome_trace")
-    with pytest.raises(RuntimeError, match="is a Chrome trace, not a Proton tree profile"):
-        viewer.to_sqlite([good, trace], str(out))
+    cut = tmp_path / "cut.chrome_trace"  # a trace cut short: not a trace, nor a profile
+    cut.write_text('{"traceEvents":[{"name":"k","ph":"X","ts":1')
+    with pytest.raises(RuntimeError, match="cut.chrome_trace"):
+        viewer.to_sqlite([good, str(cut)], str(out))
     other = tmp_path / "a100.hatchet"
     doc = rank_profile([("k", 1)])
     doc[1]["CUDA"]["0"] = dict(DEVICE, arch="80", num_sms=108)
@@ -137,7 +138,8 @@ def test_errors_and_the_old_file_kept(tmp_path):
     with pytest.raises(ValueError, match="empty metric name"):
         viewer.to_sqlite(good, str(out), metrics="time/us,")
     assert out.read_bytes() == b"old"
-    assert sorted(os.listdir(tmp_path)) == ["a100.hatchet", "out.sqlite", "run.rank0.hatchet"]
+    assert sorted(os.listdir(tmp_path)) == [
+        "a100.hatchet", "cut.chrome_trace", "out.sqlite", "run.rank0.hatchet"]
     assert viewer.to_sqlite(good, str(out)) == str(out)
     assert sqlite3.connect(str(out)).execute("SELECT count(*) FROM frames").fetchone() == (3,)
 
