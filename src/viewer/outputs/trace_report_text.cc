@@ -21,6 +21,12 @@ double Pct(int64_t part, int64_t whole) {
   return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
+// Kernel names cut at 100 bytes, as the live view cuts them: mangled names reach 600 bytes.
+std::string Cut(const std::string& name) {
+  constexpr size_t kMax = 100;
+  return name.size() <= kMax ? name : name.substr(0, kMax - 3) + "...";
+}
+
 std::string DeviceName(int64_t device) {
   return device == traces::kUnknown ? "?" : std::to_string(device);
 }
@@ -29,7 +35,7 @@ void Streams(std::string& out, const TraceReport& r) {
   out += "GPU streams: busy and idle time between a stream's first kernel start and last end\n";
   Line(out, "  %9s %12s %12s %7s  %s\n", "kernels", "busy", "idle", "util%", "stream");
   for (const StreamStats& s : r.streams) {
-    Line(out, "  %9" PRIu64 " %12s %12s %6.1f%%  %s\n", s.kernels, FormatNs(s.busy_ns).c_str(),
+    Line(out, "  %9" PRIu64 " %12s %12s %6.2f%%  %s\n", s.kernels, FormatNs(s.busy_ns).c_str(),
          FormatNs(s.idle_ns).c_str(), Pct(s.busy_ns, s.span_ns), s.name.c_str());
   }
   out += "Idle gaps by length: count / total time\n  ";
@@ -52,7 +58,7 @@ void Gaps(std::string& out, const TraceReport& r) {
   Line(out, "  %12s %12s  %s\n", "length", "at", "stream: kernel before -> kernel after");
   for (const IdleGap& g : r.largest_gaps) {
     Line(out, "  %12s %12s  ", FormatNs(g.length_ns).c_str(), FormatNs(g.at_ns).c_str());
-    out += r.streams[g.stream].name + ": " + g.before + " -> " + g.after + "\n";
+    out += r.streams[g.stream].name + ": " + Cut(g.before) + " -> " + Cut(g.after) + "\n";
   }
 }
 
@@ -71,7 +77,7 @@ void StatsRow(std::string& out, const Percentiles& p, bool total, const std::str
   if (total) Line(out, "%12s ", FormatNs(p.total_ns).c_str());
   Line(out, "%11s %11s %11s %11s  ", FormatNs(p.p50_ns).c_str(), FormatNs(p.p90_ns).c_str(),
        FormatNs(p.p99_ns).c_str(), FormatNs(p.max_ns).c_str());
-  out += name + "\n";
+  out += Cut(name) + "\n";
 }
 
 void Launch(std::string& out, const TraceReport& r) {
