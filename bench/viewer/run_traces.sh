@@ -2,7 +2,7 @@
 # --export OUT.perfetto_trace benchmark (spec viewer.md §11.17): RANKS rank traces of EVENTS
 # kernels each (gen_traces.cc: our .chrome_trace layout, and the same job as .perfetto_trace),
 # merged into one Perfetto trace. Goal: 8 traces of 1M kernels in under 10 s, peak RSS under
-# twice one input file. measure.py gives wall, CPU and the child's peak RSS.
+# twice one input file; --trace-report on one 1M-kernel trace in under 2 s. measure.py gives wall, CPU and the child's peak RSS.
 #   [REPEAT=3] bench/viewer/run_traces.sh [VIEWER] [GENERATOR] [DATA_DIR] [RANKS] [EVENTS]
 # REPEAT runs each row that many times and keeps the best wall and CPU time (the shared machine
 # makes single runs noisy).
@@ -49,5 +49,8 @@ row "$half JSON + $((ranks - half)) Perfetto merged" "$one" "$viewer" --export "
 ln -sf /dev/null "$data/null.perfetto_trace"
 row "$ranks JSON traces merged, output /dev/null" "$one" "$viewer" --export \
   "$data/null.perfetto_trace" "$json"/run.rank*.chrome_trace
+# --trace-report (viewer.md §11.18) on one input of EVENTS kernels. Goal: 1M in under 2 s.
+row "--trace-report, 1 JSON trace" "$one" "$viewer" --trace-report "$json/run.rank0.chrome_trace"
+row "--trace-report, 1 Perfetto trace" "$pbone" "$viewer" --trace-report "$pb/run.rank0.perfetto_trace"
 rm -f "$out"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

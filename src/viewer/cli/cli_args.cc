@@ -38,7 +38,8 @@ enum class Opt {
   kFollow,
   kFollowTimeout,
   kStragglers,
-  kBaseline
+  kBaseline,
+  kTraceReport
 };
 
 constexpr int Id(Opt opt) { return static_cast<int>(opt); }
@@ -113,6 +114,7 @@ std::vector<ArgOption> OurOptions() {
        .value = ArgValue::kOne,
        .exact_only = true},
       {.id = Id(Opt::kSql), .strings = {"--sql"}, .value = ArgValue::kOne, .exact_only = true},
+      {.id = Id(Opt::kTraceReport), .strings = {"--trace-report"}, .exact_only = true},
   };
 }
 
@@ -263,6 +265,7 @@ Status TakeAction(ScanState& state, Opt opt, const std::string* value) {
       return Status();
     case Opt::kFollowTimeout: return TakeFollowTimeout(state.args.live, *value);
     case Opt::kStragglers: return TakeStragglers(output, value);
+    case Opt::kTraceReport: output.trace_report = true; return Status();
     case Opt::kBaseline:
       if (value->empty()) return ArgumentError(opt, "FILE must not be empty");
       state.args.input.baselines.push_back(*value);
@@ -336,7 +339,7 @@ Status CheckPositionals(const ScanState& state) {
   if (state.positionals.empty()) return Status::UsageError("Must specify a file to read");
   const bool many = state.args.input.merge != MergeMode::kNone ||
                     !state.args.input.baselines.empty() || ReadsIntoDatabase(state) ||
-                    ExportsTraces(state.args.output.export_path);
+                    ExportsTraces(state.args.output.export_path) || state.args.output.trace_report;
   if (state.positionals.size() > 1 && !many) {
     return Status::UsageError("Must specify exactly one file to read (got " +
                               std::to_string(state.positionals.size()) + ")");
@@ -446,6 +449,7 @@ const char* FollowConflict(const ViewerOptions& a) {
       {!a.output.speedscope_path.empty(), "--speedscope"},
       {a.output.stragglers, "--stragglers"},
       {a.output.has_sql, "--sql"},
+      {a.output.trace_report, "--trace-report"},
   };
   for (const auto& [given, name] : conflicts) {
     if (given) return name;
@@ -482,12 +486,36 @@ Status CheckTraceExport(const ScanState& state) {
   return Status();
 }
 
+// --trace-report (§11.18) reads trace FILEs and no tree: --export FILE.csv or FILE.jsonl is
+// its table; every other option is refused rather than silently ignored.
+Status CheckTraceReport(const ScanState& state) {
+  for (const Opt opt : state.given) {
+    if (opt == Opt::kTraceReport) continue;
+    const std::optional<OutputFormat> format = ExportFormatOf(state.args.output.export_path);
+    if (opt == Opt::kExport &&
+        (format == OutputFormat::kCsv || format == OutputFormat::kJsonLines)) {
+      continue;
+    }
+    if (opt == Opt::kExport) {
+      return Status::UsageError("--trace-report exports to FILE.csv or FILE.jsonl only");
+    }
+    return Status::UsageError("--trace-report cannot be combined with " +
+                              ArgumentName(OptionWithId(Parser(), Id(opt))));
+  }
+  const std::vector<std::string>& files = state.args.input.files;
+  if (std::count(files.begin(), files.end(), "-") > 1) {
+    return Status::UsageError("standard input ('-') can only be read once");
+  }
+  return Status();
+}
+
 Status CheckAfterScan(ScanState& state) {
   ViewerOptions& args = state.args;
   if (!args.live.run.empty()) return CheckFollow(state);
   if (args.live.has_timeout) return Status::UsageError("--follow-timeout needs --follow");
   PROTON_RETURN_IF_ERROR(CheckPositionals(state));
   args.input.files = state.positionals;
+  if (args.output.trace_report) return CheckTraceReport(state);
   if (ExportsTraces(args.output.export_path)) return CheckTraceExport(state);
   PROTON_RETURN_IF_ERROR(CheckSql(state));
   if (args.output.has_sql && args.output.sql == "list") return Status();

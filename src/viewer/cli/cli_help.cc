@@ -116,7 +116,12 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        compare the medians of the FILEs (several runs, or part files)\n"
     "                        with those of the baseline FILEs, printed as a diff. With\n"
     "                        --fail-above a frame fails only when its median also grew by\n"
-    "                        more than the larger of the two sides' interquartile ranges\n";
+    "                        more than the larger of the two sides' interquartile ranges\n"
+    "  --trace-report        the FILEs are traces (.chrome_trace, .perfetto_trace, one per\n"
+    "                        rank): per GPU stream busy and idle time and idle gaps by\n"
+    "                        length, NCCL kernel time overlapped by compute, launch latency\n"
+    "                        and kernel duration percentiles; --export FILE.csv|.jsonl\n"
+    "                        writes them as a table\n";
 
 // Said after the options when this build has no SQLite.
 constexpr std::string_view kNoSqliteHelp =

@@ -35,6 +35,7 @@
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
 #include "viewer/outputs/straggler_report.h"
+#include "viewer/outputs/trace_report_text.h"
 #include "viewer/sql/sql_command.h"
 
 namespace proton::viewer {
@@ -351,6 +352,26 @@ Result<int> RunTraceExport(const ViewerOptions& options, int err_fd) {
   return 0;
 }
 
+// --trace-report (§11.18): every trace FILE read and reported, in FILE order; --export
+// writes the table, and nothing is printed or written unless every FILE was read.
+Result<int> RunTraceReports(const ViewerOptions& options, int out_fd) {
+  for (const std::string& file : options.input.files) {
+    PROTON_RETURN_IF_ERROR(format::CheckInput(file));
+  }
+  std::vector<TraceReport> reports;
+  for (const std::string& file : options.input.files) {
+    PROTON_ASSIGN_OR_RETURN(TraceReport report, ReportTraceFile(file));
+    report.file = format::DisplayName(file);
+    reports.push_back(std::move(report));
+  }
+  if (!options.output.export_path.empty()) {
+    PROTON_RETURN_IF_ERROR(ExportTraceReports(options.output.export_path, reports));
+  }
+  OutputBuffer out(out_fd);
+  out.Write(TraceReportText(reports));
+  return FinishOutput(out);
+}
+
 }  // namespace
 
 Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool color, int err_fd) {
@@ -361,6 +382,7 @@ Result<int> ViewerMain(const std::vector<std::string>& argv, int out_fd, bool co
     return FinishOutput(out);
   }
   if (!options.live.run.empty()) return RunFollow(options, out_fd, color, err_fd);
+  if (options.output.trace_report) return RunTraceReports(options, out_fd);
   if (ExportsTraces(options.output.export_path)) return RunTraceExport(options, err_fd);
   const bool list = options.output.list;
   if (!list &&

@@ -72,6 +72,8 @@ struct OutputOptions {
   // of the tree; a rank is slow in a step when more than PCT percent above its median.
   bool stragglers = false;
   double stragglers_pct = 5.0;
+  // --trace-report (§11.18): the FILEs are traces; their reports instead of a tree.
+  bool trace_report = false;
 };
 
 // --follow RUN (§11.14): the live view of a periodic-flushing run, instead of a FILE.
