@@ -24,10 +24,10 @@ table{border-collapse:collapse;margin:4px 0 10px}td,th{padding:2px 8px;text-alig
 td.name,th.name{text-align:left;font-family:monospace;max-width:60em;overflow:hidden}
 tr:nth-child(even){background:#f4f4f4}th{border-bottom:1px solid #999}
 .lane{display:flex;align-items:center;margin:2px 0}
-.lane .label{width:16em;font-family:monospace;overflow:hidden;white-space:nowrap}
+.lane .label{width:200px;flex:none;font-family:monospace;overflow:hidden;white-space:nowrap}
 svg.strip{width:1200px;height:18px;background:#fff;border:1px solid #ccc;flex:none}
 rect.busy{fill:#2f6fbf}rect.gap{fill:#e8483b;fill-opacity:.55;cursor:help}
-rect.gap:hover{fill-opacity:.9}.axis{margin-left:16em;width:1200px;display:flex;
+rect.gap:hover{fill-opacity:.9}.axis{margin-left:200px;width:1200px;display:flex;
 justify-content:space-between;color:#666;font-size:11px}
 </style>)";
 
