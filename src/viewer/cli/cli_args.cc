@@ -487,10 +487,10 @@ Status CheckTraceExport(const ScanState& state) {
 }
 
 // --trace-report (§11.18) reads trace FILEs and no tree: --export FILE.csv or FILE.jsonl is
-// its table; every other option is refused rather than silently ignored.
+// its table, --html FILE its page; every other option is refused rather than silently ignored.
 Status CheckTraceReport(const ScanState& state) {
   for (const Opt opt : state.given) {
-    if (opt == Opt::kTraceReport) continue;
+    if (opt == Opt::kTraceReport || opt == Opt::kHtml) continue;
     const std::optional<OutputFormat> format = ExportFormatOf(state.args.output.export_path);
     if (opt == Opt::kExport &&
         (format == OutputFormat::kCsv || format == OutputFormat::kJsonLines)) {

@@ -121,7 +121,8 @@ constexpr std::string_view kBeyondReferenceHelp =
     "                        rank): per GPU stream busy and idle time and idle gaps by\n"
     "                        length, NCCL kernel time overlapped by compute, launch latency\n"
     "                        and kernel duration percentiles; --export FILE.csv|.jsonl\n"
-    "                        writes them as a table\n";
+    "                        writes them as a table, --html FILE a page with a timeline\n"
+    "                        strip per stream\n";
 
 // Said after the options when this build has no SQLite.
 constexpr std::string_view kNoSqliteHelp =

@@ -35,6 +35,7 @@
 #include "viewer/outputs/output_formats.h"
 #include "viewer/outputs/printers.h"
 #include "viewer/outputs/straggler_report.h"
+#include "viewer/outputs/trace_report_html.h"
 #include "viewer/outputs/trace_report_text.h"
 #include "viewer/sql/sql_command.h"
 
@@ -353,7 +354,8 @@ Result<int> RunTraceExport(const ViewerOptions& options, int err_fd) {
 }
 
 // --trace-report (§11.18): every trace FILE read and reported, in FILE order; --export
-// writes the table, and nothing is printed or written unless every FILE was read.
+// writes the table, --html the page with the timeline strips, and nothing is printed or written
+// unless every FILE was read.
 Result<int> RunTraceReports(const ViewerOptions& options, int out_fd) {
   for (const std::string& file : options.input.files) {
     PROTON_RETURN_IF_ERROR(format::CheckInput(file));
@@ -366,6 +368,9 @@ Result<int> RunTraceReports(const ViewerOptions& options, int out_fd) {
   }
   if (!options.output.export_path.empty()) {
     PROTON_RETURN_IF_ERROR(ExportTraceReports(options.output.export_path, reports));
+  }
+  if (!options.output.html_path.empty()) {
+    PROTON_RETURN_IF_ERROR(WriteTraceReportHtml(options.output.html_path, reports));
   }
   OutputBuffer out(out_fd);
   out.Write(TraceReportText(reports));

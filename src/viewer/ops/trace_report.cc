@@ -188,6 +188,13 @@ void AddStreams(CollectedTrace& trace, TraceReport& report) {
   LongestGaps longest;
   for (const size_t i : order) {
     report.streams.push_back(SweepStream(trace.tracks[i], report.streams.size(), origin, longest));
+    const StreamStats& s = report.streams.back();
+    report.span_ns = std::max(report.span_ns, s.first_ns + s.span_ns);
+  }
+  // The strips once the trace's span is known, so that every stream's shares one time axis.
+  for (size_t s = 0; s < order.size(); ++s) {
+    report.streams[s].strip =
+        DownsampleSpans(trace.tracks[order[s]].kernels, origin, report.span_ns);
   }
   for (const GapRef& g : longest.Sorted()) {
     report.largest_gaps.push_back(

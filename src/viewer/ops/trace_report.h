@@ -12,6 +12,7 @@
 
 #include "util/status.h"
 #include "viewer/ops/trace_collect.h"
+#include "viewer/ops/trace_strip.h"
 
 namespace proton::viewer {
 
@@ -35,6 +36,7 @@ struct StreamStats {
   int64_t busy_ns = 0;   // the union of its kernels
   int64_t idle_ns = 0;   // span - busy
   std::array<GapBucket, kGapBuckets> gaps{};
+  std::vector<StripRect> strip;  // its busy time over the trace's span, for --html
 };
 
 struct IdleGap {
@@ -66,6 +68,7 @@ struct NamedPercentiles {
 struct TraceReport {
   std::string file;  // as named in messages
   uint64_t kernels = 0;
+  int64_t span_ns = 0;  // the trace's first kernel start to its last kernel end
   std::vector<StreamStats> streams;     // by device, then lane name
   std::vector<IdleGap> largest_gaps;    // the 10 longest, longest first
   std::vector<DeviceOverlap> overlap;   // devices with a communication kernel

@@ -33,8 +33,10 @@ std::string WriteFile(const std::string& name, const std::string& bytes) {
 // before; Stream 8: ncclDevKernel [200, 300]; Stream 9: gemm [150, 250] (half of the NCCL).
 std::string ChromeTrace() {
   std::string t = R"({"baseTimeNanoseconds":1700000000000000000,"traceEvents":[)";
-  for (const auto& [tid, name] : {std::pair{1, "GPU 0 Stream 7"}, {2, "GPU 0 Stream 8"},
-                                  {3, "GPU 0 Stream 9"}, {0, "CPU Thread 5"}}) {
+  for (const auto& [tid, name] : {std::pair{1, "GPU 0 Stream 7"},
+                                  {2, "GPU 0 Stream 8"},
+                                  {3, "GPU 0 Stream 9"},
+                                  {0, "CPU Thread 5"}}) {
     t += R"({"args":{"name":")" + std::string(name) +
          R"("},"name":"thread_name","ph":"M","pid":0,"tid":)" + std::to_string(tid) + "},";
   }
@@ -185,6 +187,29 @@ TEST(TraceReport, CommandPrintsAndExports) {
       << table;
 }
 
+// --html: the page is written, with one strip per stream, the 5 ms gap highlighted with its
+// tooltip, and the tables' numbers as printed.
+TEST(TraceReport, CommandWritesHtmlPage) {
+  const std::string trace = WriteFile("page.chrome_trace", ChromeTrace());
+  const std::string page = TempPath("report.html");
+  Result<int> r = ViewerMain({"--trace-report", "--html", page, trace}, 1, false);
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  const std::string html = ReadAll(page);
+  size_t strips = 0;
+  for (size_t at = html.find("<svg class=\"strip\""); at != std::string::npos;
+       at = html.find("<svg class=\"strip\"", at + 1)) {
+    ++strips;
+  }
+  EXPECT_EQ(strips, 3u);
+  EXPECT_NE(html.find("<rect class=\"gap\" data-at-ns=\"10000\" data-length-ns=\"5000000\""),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<title>idle 5.000 ms at 10.000 us (largest gap #1)\nbefore: A\nafter: B"),
+            std::string::npos);
+  EXPECT_NE(html.find("<td>50.0%</td>"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);  // self-contained, nothing to fetch
+}
+
 TEST(TraceReport, BadInputIsOneLineError) {
   Result<TraceReport> r = ReportTraceFile(WriteFile("bad.chrome_trace", "{\"traceEvents\":[{"));
   ASSERT_FALSE(r.ok());
@@ -200,8 +225,8 @@ TEST(TraceReport, BadInputIsOneLineError) {
 // launched through a flow.
 TEST(TraceReport, H200WorkloadTrace) {
   for (const char* name : {"workload_json.chrome_trace", "workload_pb.perfetto_trace"}) {
-    Result<TraceReport> r = ReportTraceFile(std::string(PROTON_SOURCE_DIR) +
-                                            "/tests/refdata/h200-traces/" + name);
+    Result<TraceReport> r =
+        ReportTraceFile(std::string(PROTON_SOURCE_DIR) + "/tests/refdata/h200-traces/" + name);
     ASSERT_TRUE(r.ok()) << r.status().message();
     EXPECT_EQ(r->kernels, 46u) << name;
     EXPECT_EQ(r->kernel_names, 4u) << name;
