@@ -247,8 +247,9 @@ TEST(CliArgs, FailAboveMatchExportErrors) {
   EXPECT_EQ(Error({"--fail-above", "10", "-diff", "o", "f"}), "--fail-above needs a metric (-m)");
   EXPECT_EQ(Error({"--match", "fuzzy", "f"}),
             "argument --match: invalid choice: 'fuzzy' (choose from 'exact', 'normalized')");
-  EXPECT_EQ(Error({"-m", "t", "--export", "out.json", "f"}),
-            "argument --export: FILE must end in .csv, .jsonl, .sqlite or .perfetto_trace: 'out.json'");
+  EXPECT_EQ(
+      Error({"-m", "t", "--export", "out.json", "f"}),
+      "argument --export: FILE must end in .csv, .jsonl, .sqlite or .perfetto_trace: 'out.json'");
   EXPECT_EQ(Error({"--export", "out.csv", "f"}), "--export needs a metric (-m)");
 }
 

@@ -43,9 +43,10 @@ std::vector<std::vector<int64_t>> LatenciesByName(const CollectedTrace& trace) {
 // The `keep` entries of most `key`, as named percentiles.
 template <class Key>
 std::vector<NamedPercentiles> Top(std::vector<NamedPercentiles> all, size_t keep, Key key) {
-  std::stable_sort(all.begin(), all.end(), [&](const NamedPercentiles& a, const NamedPercentiles& b) {
-    return key(a.stats) > key(b.stats);
-  });
+  std::stable_sort(all.begin(), all.end(),
+                   [&](const NamedPercentiles& a, const NamedPercentiles& b) {
+                     return key(a.stats) > key(b.stats);
+                   });
   if (all.size() > keep) all.resize(keep);
   return all;
 }

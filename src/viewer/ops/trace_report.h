@@ -68,12 +68,12 @@ struct NamedPercentiles {
 struct TraceReport {
   std::string file;  // as named in messages
   uint64_t kernels = 0;
-  int64_t span_ns = 0;  // the trace's first kernel start to its last kernel end
-  std::vector<StreamStats> streams;     // by device, then lane name
-  std::vector<IdleGap> largest_gaps;    // the 10 longest, longest first
-  std::vector<DeviceOverlap> overlap;   // devices with a communication kernel
-  Percentiles launch;                   // over kernels with a launch flow
-  std::vector<NamedPercentiles> worst_launch;  // the 10 kernel names of highest p99
+  int64_t span_ns = 0;                 // the trace's first kernel start to its last kernel end
+  std::vector<StreamStats> streams;    // by device, then lane name
+  std::vector<IdleGap> largest_gaps;   // the 10 longest, longest first
+  std::vector<DeviceOverlap> overlap;  // devices with a communication kernel
+  Percentiles launch;                  // over kernels with a launch flow
+  std::vector<NamedPercentiles> worst_launch;      // the 10 kernel names of highest p99
   std::vector<NamedPercentiles> kernel_durations;  // the 20 names of most total time
   uint64_t kernel_names = 0;                       // all names, shown or not
 };

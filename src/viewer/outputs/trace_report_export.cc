@@ -20,9 +20,9 @@ struct Row {
   std::string before, after;
 };
 
-const std::vector<std::string> kColumns = {"file",   "section", "key",    "count",
-                                           "total_ns", "other_ns", "pct", "p50_ns",
-                                           "p90_ns", "p99_ns",  "max_ns", "before", "after"};
+const std::vector<std::string> kColumns = {"file",     "section", "key",    "count",  "total_ns",
+                                           "other_ns", "pct",     "p50_ns", "p90_ns", "p99_ns",
+                                           "max_ns",   "before",  "after"};
 
 void Write(RowWriter& w, const std::string& file, const Row& r) {
   w.Begin();
@@ -77,11 +77,13 @@ Row Sums(std::string_view section, std::string key, double count, double total,
 
 void StreamRows(RowWriter& w, const TraceReport& r) {
   for (const StreamStats& s : r.streams) {
-    Write(w, r.file, Sums("stream", s.name, D(s.kernels), D(s.busy_ns), D(s.idle_ns),
-                          Pct(s.busy_ns, s.span_ns)));
+    Write(w, r.file,
+          Sums("stream", s.name, D(s.kernels), D(s.busy_ns), D(s.idle_ns),
+               Pct(s.busy_ns, s.span_ns)));
     for (size_t b = 0; b < kGapBuckets; ++b) {
-      Write(w, r.file, Sums("gaps", s.name + " " + std::string(GapBucketName(b)),
-                            D(s.gaps[b].count), D(s.gaps[b].total_ns)));
+      Write(w, r.file,
+            Sums("gaps", s.name + " " + std::string(GapBucketName(b)), D(s.gaps[b].count),
+                 D(s.gaps[b].total_ns)));
     }
   }
   for (const IdleGap& g : r.largest_gaps) {
@@ -97,8 +99,9 @@ void ReportRows(RowWriter& w, const TraceReport& r) {
   StreamRows(w, r);
   for (const DeviceOverlap& d : r.overlap) {
     const std::string device = d.device == traces::kUnknown ? "?" : std::to_string(d.device);
-    Write(w, r.file, Sums("overlap", device, D(d.comm_kernels), D(d.comm_ns), D(d.overlap_ns),
-                          Pct(d.overlap_ns, d.comm_ns)));
+    Write(w, r.file,
+          Sums("overlap", device, D(d.comm_kernels), D(d.comm_ns), D(d.overlap_ns),
+               Pct(d.overlap_ns, d.comm_ns)));
   }
   if (r.launch.count > 0) Write(w, r.file, Stats("launch", "(all)", r.launch));
   for (const NamedPercentiles& n : r.worst_launch) {

@@ -27,8 +27,8 @@ struct DbEvent {
   std::optional<int64_t> stream = std::nullopt;
   std::optional<int64_t> thread = std::nullopt;
   std::optional<std::string_view> lane = std::nullopt;
-  std::optional<int64_t> correlation = std::nullopt;       // the launch->kernel flow id
-  std::optional<std::string_view> metrics = std::nullopt;  // a JSON object's text
+  std::optional<int64_t> correlation = std::nullopt;          // the launch->kernel flow id
+  std::optional<std::string_view> metrics = std::nullopt;     // a JSON object's text
   std::optional<std::string_view> category = std::nullopt;    // as the file says
   std::optional<std::string_view> lane_kind = std::nullopt;   // cpu_thread, gpu_stream, ...
   std::optional<std::string_view> call_stack = std::nullopt;  // a JSON list's text

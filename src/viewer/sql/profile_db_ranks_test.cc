@@ -98,8 +98,9 @@ TEST_F(Ranks, ATraceIsAFileOfEventsAndMissingInputsKeepTheViewersErrors) {
   const std::string trace = dir_.Write("t.rank5.chrome_trace", R"({"traceEvents":[]})");
   Result<SqlDatabase> db = Build({files_[0], trace});
   ASSERT_TRUE(db.ok()) << db.status().message();
-  EXPECT_EQ(QueryText(*db, "SELECT kind || ':' || rank || ':' || events FROM files WHERE "
-                           "file_id = 1"),
+  EXPECT_EQ(QueryText(*db,
+                      "SELECT kind || ':' || rank || ':' || events FROM files WHERE "
+                      "file_id = 1"),
             "chrome_trace:5:0");
   Result<SqlDatabase> missing = Build({files_[0], dir_.File("missing.hatchet")});
   ASSERT_FALSE(missing.ok());

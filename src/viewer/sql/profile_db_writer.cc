@@ -45,7 +45,8 @@ Status ProfileDbWriter::Begin() {
   PROTON_RETURN_IF_ERROR(db_.Exec("BEGIN"));
   PROTON_RETURN_IF_ERROR(CreateTables(db_));
   PROTON_RETURN_IF_ERROR(columns_.AddCommon(db_));
-  PROTON_ASSIGN_OR_RETURN(file_insert_, db_.Prepare("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?)"));
+  PROTON_ASSIGN_OR_RETURN(file_insert_,
+                          db_.Prepare("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?)"));
   PROTON_ASSIGN_OR_RETURN(device_insert_,
                           db_.Prepare("INSERT OR REPLACE INTO devices VALUES (?,?,?,?,?,?,?,?)"));
   return Status();

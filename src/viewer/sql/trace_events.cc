@@ -180,8 +180,8 @@ Status WriteTraceFile(SqlDatabase& db, int64_t file_id, const std::string& path)
   bind(3, facts.rank);
   bind(4, facts.phase);
   bind(5, facts.pid);
-  insert.BindText(6, rows.format() == traces::TraceFormat::kChromeJson ? "chrome_trace"
-                                                                      : "perfetto_trace");
+  insert.BindText(
+      6, rows.format() == traces::TraceFormat::kChromeJson ? "chrome_trace" : "perfetto_trace");
   insert.BindInt(7, rows.events());
   insert.BindInt(8, rows.absolute_time() ? 1 : 0);
   return insert.Run();

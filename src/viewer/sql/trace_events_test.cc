@@ -40,8 +40,8 @@ std::string ReaderEvents(const std::string& path) {
 }
 
 TEST(TraceEvents, RowsAreTheReadersEvents) {
-  for (const char* name : {"workload_json.chrome_trace", "workload_pb.perfetto_trace",
-                           "phases_pb.perfetto_trace"}) {
+  for (const char* name :
+       {"workload_json.chrome_trace", "workload_pb.perfetto_trace", "phases_pb.perfetto_trace"}) {
     Result<SqlDatabase> db = Build({RefTrace(name)});
     ASSERT_TRUE(db.ok()) << db.status().message();
     EXPECT_EQ(QueryText(*db,
@@ -55,9 +55,9 @@ TEST(TraceEvents, RowsAreTheReadersEvents) {
 
 // Per kernel name: launches in the tree profile, kernel rows in each trace.
 TEST(TraceEvents, KernelCountsAgreeWithTheTreeProfile) {
-  Result<SqlDatabase> db = Build({RefTrace("workload_tree.hatchet"),
-                                  RefTrace("workload_json.chrome_trace"),
-                                  RefTrace("workload_pb.perfetto_trace")});
+  Result<SqlDatabase> db =
+      Build({RefTrace("workload_tree.hatchet"), RefTrace("workload_json.chrome_trace"),
+             RefTrace("workload_pb.perfetto_trace")});
   ASSERT_TRUE(db.ok()) << db.status().message();
   EXPECT_EQ(QueryText(*db, "SELECT group_concat(kind, ',') FROM files ORDER BY file_id"),
             "tree,chrome_trace,perfetto_trace");
