@@ -3,18 +3,12 @@
 
 #include <algorithm>
 
-#include "util/huge_pages.h"
-
 namespace proton::viewer::traces {
 
 void TrackOrder::Build(const std::vector<TraceStore::Event>& events, size_t tracks) {
   begin_.assign(tracks + 1, 0);
   for (const TraceStore::Event& e : events) ++begin_[e.track + 1];
   for (size_t t = 0; t < tracks; ++t) begin_[t + 1] += begin_[t];
-  if (order_.capacity() < events.size()) {
-    order_.reserve(events.size());
-    AdviseHugePages(order_);
-  }
   order_.resize(events.size());
   std::vector<uint32_t> fill(begin_.begin(), begin_.end() - 1);
   for (uint32_t i = 0; i < events.size(); ++i) order_[fill[events[i].track]++] = i;
@@ -62,10 +56,6 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
 
 void FlowEndBindings::Bind(const TrackOrder& order, size_t tracks,
                            const std::vector<TraceStore::Event>& events) {
-  if (link_.capacity() < events.size()) {
-    link_.reserve(events.size());
-    AdviseHugePages(link_);
-  }
   link_.assign(events.size(), TraceStore::kNone);
   for (size_t t = 0; t < tracks; ++t) {
     SweepTrack(order.Track(t), events, [&](const SweepStep& s) {
