@@ -27,7 +27,7 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
   keys_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const TraceStore::Event& e = events[first[i]];
-    keys_[i] = {e.start_ns, e.end_ns, first[i]};
+    keys_[i] = {e.start_ns, e.end_ns, first[i], e.instant};
   }
   runs_.clear();
   for (size_t i = 0; i < n; ++i) {
