@@ -188,7 +188,9 @@ bool MergedTraceWriter::WriteInput(TraceStore& store, uint32_t position,
   const size_t tracks = store.tracks().size();
   order_.Build(events, tracks);
   bindings_.Bind(order_, tracks, events);
-  NameLaunches(store, first_flow);
+  // Perfetto launch instants carry their kernel's name already (§7.5); Chrome's are all
+  // "launch->kernel".
+  if (store.info().format == TraceFormat::kChromeJson) NameLaunches(store, first_flow);
   const std::vector<uint32_t> lanes = Lanes(store);
   track_uuid_.assign(tracks, 0);
   for (size_t k = 0; k < lanes.size(); ++k) track_uuid_[lanes[k]] = process_uuid_ + 1 + k;

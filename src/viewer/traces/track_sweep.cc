@@ -56,12 +56,18 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
 
 void FlowEndBindings::Bind(const TrackOrder& order, size_t tracks,
                            const std::vector<TraceStore::Event>& events) {
+  link_.clear();
+  // Only Chrome traces have end points; a Perfetto input needs no array (memory is tightest
+  // for them: their files are the densest).
+  const auto is_point = [](const TraceStore::Event& e) {
+    return e.instant && e.kind == EventKind::kFlow && e.flows_in != 0 && e.flows_out == 0;
+  };
+  if (std::none_of(events.begin(), events.end(), is_point)) return;
   link_.assign(events.size(), TraceStore::kNone);
   for (size_t t = 0; t < tracks; ++t) {
     SweepTrack(order.Track(t), events, [&](const SweepStep& s) {
       if (s.kind != SweepStep::Kind::kInstant || s.enclosing == TraceStore::kNone) return;
-      const TraceStore::Event& point = events[s.event];
-      if (point.kind != EventKind::kFlow || point.flows_in == 0 || point.flows_out != 0) return;
+      if (!is_point(events[s.event])) return;
       const uint32_t first = link_[s.enclosing];
       link_[s.event] = first == TraceStore::kNone ? kLast : first;
       link_[s.enclosing] = s.event;

@@ -100,9 +100,9 @@ class FlowEndBindings {
 
   void Bind(const TrackOrder& order, size_t tracks, const std::vector<TraceStore::Event>& events);
   // A slice's first bound point (kNone: none); a bound point's next one (kLast: none).
-  uint32_t First(uint32_t slice) const { return link_[slice]; }
+  uint32_t First(uint32_t slice) const { return link_.empty() ? TraceStore::kNone : link_[slice]; }
   uint32_t Next(uint32_t point) const { return link_[point]; }
-  bool IsBound(uint32_t point) const { return link_[point] != TraceStore::kNone; }
+  bool IsBound(uint32_t point) const { return !link_.empty() && link_[point] != TraceStore::kNone; }
 
  private:
   std::vector<uint32_t> link_;
