@@ -236,12 +236,12 @@ class PerfettoWriter {
   void Event(uint64_t t, int type, uint64_t track, int name, int category, const Kernel* k,
              uint64_t flow_out, uint64_t flow_in) {
     const uint64_t name_iid = type == 2 ? 0 : Intern(2, NameText(name));
+    // The frames between ROOT and the kernel (formats.md §7.5): stacks[k] starts with ROOT.
     std::vector<std::pair<uint64_t, uint64_t>> frames;  // (annotation name iid, string iid)
     if (k != nullptr) {
       const auto& stack = job_.stacks[k->stack];
-      for (size_t i = 0; i <= stack.size(); ++i) {
-        frames.emplace_back(Intern(3, "call_stack_" + std::to_string(i)),
-                            Intern(29, i < stack.size() ? stack[i] : job_.names[k->name]));
+      for (size_t i = 1; i < stack.size(); ++i) {
+        frames.emplace_back(Intern(3, "call_stack_" + std::to_string(i - 1)), Intern(29, stack[i]));
       }
     }
     const uint64_t bytes_iid = k && k->metrics ? Intern(3, "metric.bytes") : 0;

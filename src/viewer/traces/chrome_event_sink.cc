@@ -14,6 +14,15 @@ bool IntegerOf(std::string_view token, int64_t& out) {
   return token.empty() || TokenToInt64(token, out);
 }
 
+// a == b without a memcmp call for the short tokens (pid and tid are a few digits).
+bool SameText(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
 // A string flow id: hexadecimal "0x..." as Chrome writes them, else a 64-bit FNV-1a hash.
 uint64_t StringFlowId(std::string_view text) {
   uint64_t value = 0;
@@ -94,7 +103,7 @@ bool ChromeEventSink::Metadata(const JsonEvent& e) {
 
 bool ChromeEventSink::Lane(const JsonEvent& e, EventKind kind, uint32_t& track) {
   // Events come lane by lane: the last lane's pid and tid texts are converted once.
-  if (!last_ids_valid_ || e.pid != last_pid_text_ || e.tid != last_tid_text_) {
+  if (!last_ids_valid_ || !SameText(e.pid, last_pid_text_) || !SameText(e.tid, last_tid_text_)) {
     last_ids_valid_ = IntegerOf(e.pid, last_pid_) && IntegerOf(e.tid, last_tid_);
     if (!last_ids_valid_) return Fail("pid or tid is not an integer");
     last_pid_text_.assign(e.pid.data(), e.pid.size());

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <vector>
 
-#include "util/huge_pages.h"
-
 namespace proton::viewer::traces {
 namespace {
 
@@ -88,10 +86,7 @@ FlowCounts RenumberFlows(TraceStore& store, uint64_t& next, FlowScratch& s) {
   if (count == 0) return FlowCounts();
   if (hi - lo < 4 * count + 1024) return Dense(store, lo, hi - lo + 1, next, s);
   s.ends.clear();
-  if (s.ends.capacity() < count) {
-    s.ends.reserve(count);
-    AdviseHugePages(s.ends);
-  }
+  s.ends.reserve(count);
   ForEachEnd(store, ids, [&](uint32_t position, uint64_t id, bool start) {
     s.ends.push_back({id, position, start});
   });

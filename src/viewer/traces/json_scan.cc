@@ -1,10 +1,6 @@
 // See json_scan.h.
 #include "viewer/traces/json_scan.h"
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -16,32 +12,6 @@ namespace {
 constexpr size_t kArenaBlock = size_t{64} << 10;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The first byte at or after q that a string scan must look at: '"', '\\', a control byte
-// (the window's NUL sentinel among them) or a non-ASCII byte. Sixteen bytes at a time where
-// SSE2 is there: a load may read up to 15 bytes past the sentinel, which the window's zero
-// tail (TraceInput::kTail) covers.
-const char* SkipPlain(const char* q) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  for (;;) {
-    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-    const __m128i hit =
-        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
-                     _mm_cmplt_epi8(v, space));  // signed: also >= 0x80
-    const int mask = _mm_movemask_epi8(hit);
-    if (mask != 0) return q + __builtin_ctz(static_cast<unsigned>(mask));
-    q += 16;
-  }
-#else
-  for (;; ++q) {
-    const auto c = static_cast<unsigned char>(*q);
-    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return q;
-  }
-#endif
-}
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -180,13 +150,13 @@ Scan JsonScanner::StringEscape(const char*& p, std::string& decoded) {
   return Scan::kOk;
 }
 
-Scan JsonScanner::String(const char*& p, std::string_view& out, StringArena& arena) {
+Scan JsonScanner::StringSlow(const char*& p, std::string_view& out, StringArena& arena) {
   const char* start = p + 1;
   const char* q = start;
   bool escaped = false;
   for (;;) {
     const char* run = q;
-    q = SkipPlain(q);
+    q = SkipPlainBytes(q);
     if (escaped) decoded_.append(run, q);
     const auto c = static_cast<unsigned char>(*q);
     if (c == '"') break;

@@ -6,6 +6,10 @@
 // more and scans the whole item again from its start. Nothing recurses on depth.
 #pragma once
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,6 +20,32 @@
 namespace proton::viewer::traces {
 
 enum class Scan : uint8_t { kOk, kMore, kError };
+
+// The first byte at or after q that a string scan must look at: '"', '\\', a control byte
+// (the window's NUL sentinel among them) or a non-ASCII byte. Sixteen bytes at a time where
+// SSE2 is there: a load may read up to 15 bytes past the sentinel, which the window's zero
+// tail (TraceInput::kTail) covers.
+inline const char* SkipPlainBytes(const char* q) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  for (;;) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                     _mm_cmplt_epi8(v, space));  // signed: also >= 0x80
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return q + __builtin_ctz(static_cast<unsigned>(mask));
+    q += 16;
+  }
+#else
+  for (;; ++q) {
+    const auto c = static_cast<unsigned char>(*q);
+    if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return q;
+  }
+#endif
+}
 
 // Decoded strings (those with escapes) for the item being parsed; what it hands out stays
 // where it is until Reset().
@@ -55,8 +85,14 @@ class JsonScanner {
     return ExpectSlow(p, c, what);
   }
   // A string at p (which must be '"'): its decoded text, a view of the window when it has no
-  // escape, else of `arena`.
-  Scan String(const char*& p, std::string_view& out, StringArena& arena);
+  // escape, else of `arena`. Inline for the common case, a short ASCII string without escapes.
+  Scan String(const char*& p, std::string_view& out, StringArena& arena) {
+    const char* q = SkipPlainBytes(p + 1);
+    if (*q != '"') return StringSlow(p, out, arena);
+    out = std::string_view(p + 1, static_cast<size_t>(q - p - 1));
+    p = q + 1;
+    return Scan::kOk;
+  }
   // A number token at p (or NaN, Infinity, -Infinity): its text.
   Scan Number(const char*& p, std::string_view& token);
   // Any value at p (after whitespace), checked and skipped; `raw` (if given) gets its text.
@@ -69,6 +105,7 @@ class JsonScanner {
  private:
   enum class SkipState : uint8_t { kValue, kValueOrClose, kKey, kKeyOrClose, kAfterValue, kDone };
   Scan SkipSpaceSlow(const char*& p) const;
+  Scan StringSlow(const char*& p, std::string_view& out, StringArena& arena);
   Scan ExpectSlow(const char*& p, char c, const char* what);
   Scan StringEscape(const char*& p, std::string& decoded);
   Scan CheckUtf8(const char*& p);

@@ -72,11 +72,15 @@ Scan JsonEventParser::IdField(const char*& p, JsonEvent& event) {
 
 namespace {
 
-// key == literal, compared with a constant size so that the compiler inlines it (keys are
-// compared for every member of every event).
+// key == literal, byte by byte over a constant length, which the compiler unrolls into a few
+// loads and compares (keys are compared for every member of every event; a memcmp call each
+// was 5% of a merge).
 template <size_t kN>
 bool KeyIs(std::string_view key, const char (&literal)[kN]) {
-  return key.size() == kN - 1 && __builtin_memcmp(key.data(), literal, kN - 1) == 0;
+  if (key.size() != kN - 1) return false;
+  bool same = true;
+  for (size_t i = 0; i + 1 < kN; ++i) same &= key[i] == literal[i];
+  return same;
 }
 
 }  // namespace

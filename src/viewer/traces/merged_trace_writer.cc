@@ -48,8 +48,9 @@ uint64_t NowNs(clockid_t clock) {
 struct MergedTraceWriter::Tables {
   std::vector<uint64_t> names, categories, strings, metric_names, stack_names;
   std::vector<uint64_t> original_dur;  // one entry
-  // A call stack's annotations, encoded once: kernels repeat a few hundred stacks.
-  std::vector<std::string> stack_bytes;
+  // A call stack's annotations, encoded once: kernels repeat a few hundred stacks. By stack
+  // id; kernels' without ROOT and their own name (stack_bytes: whole stacks).
+  std::vector<std::string> stack_bytes, kernel_stack_bytes;
 };
 
 bool MergedTraceWriter::Flush(bool all) {
@@ -187,7 +188,9 @@ bool MergedTraceWriter::WriteInput(TraceStore& store, uint32_t position,
   const size_t tracks = store.tracks().size();
   order_.Build(events, tracks);
   bindings_.Bind(order_, tracks, events);
-  NameLaunches(store, first_flow);
+  // Perfetto launch instants carry their kernel's name already (§7.5); Chrome's are all
+  // "launch->kernel".
+  if (store.info().format == TraceFormat::kChromeJson) NameLaunches(store, first_flow);
   const std::vector<uint32_t> lanes = Lanes(store);
   track_uuid_.assign(tracks, 0);
   for (size_t k = 0; k < lanes.size(); ++k) track_uuid_[lanes[k]] = process_uuid_ + 1 + k;
@@ -250,10 +253,16 @@ void MergedTraceWriter::Annotations(const TraceStore& store, const TraceStore::E
                                     Tables& t) {
   const StringTable& strings = store.strings();
   if (e.stack != TraceStore::kNone) {
-    if (e.stack >= t.stack_bytes.size()) t.stack_bytes.resize(e.stack + 1);
-    std::string& encoded = t.stack_bytes[e.stack];
+    // A kernel's stack "ROOT", frames..., its own name is written as the frames between, as the
+    // profiler's writer does (formats.md §7.5); any other stack whole.
+    std::span<const uint32_t> stack = store.Stack(e.stack);
+    const bool trim = e.kind == EventKind::kKernel && stack.size() >= 2 &&
+                      strings.Get(stack.front()) == "ROOT" && stack.back() == e.name;
+    auto& cache = trim ? t.kernel_stack_bytes : t.stack_bytes;
+    if (e.stack >= cache.size()) cache.resize(e.stack + 1);
+    std::string& encoded = cache[e.stack];
     if (encoded.empty()) {
-      const std::span<const uint32_t> stack = store.Stack(e.stack);
+      if (trim) stack = stack.subspan(1, stack.size() - 2);
       for (size_t i = 0; i < stack.size(); ++i) {
         annotation_.clear();
         const bool known = i < t.stack_names.size() && t.stack_names[i] != 0;

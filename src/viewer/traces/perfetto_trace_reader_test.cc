@@ -74,6 +74,22 @@ TEST(PerfettoTraceReader, OurLayoutGivesTheEventsItHolds) {
   EXPECT_EQ(v.summary.unmatched, 0u);
 }
 
+// Our files name only the frames between ROOT and the kernel (formats.md §7.5): the model's
+// stack is whole again.
+TEST(PerfettoTraceReader, AKernelsImpliedFramesAreAddedBack) {
+  PerfettoBuilder b;
+  b.SequenceStart(true);
+  b.Slice(10, 20, 3, "add_kernel", "kernel", {A{"call_stack_0", true, "step"}});
+  b.Slice(30, 40, 3, "k", "kernel");
+  b.Slice(50, 60, 4, "s", "scope");
+  RecordingVisitor v;
+  ASSERT_TRUE(ReadBytes(b.bytes(), v).ok());
+  ASSERT_EQ(v.events.size(), 3u);
+  EXPECT_EQ(v.events[0].call_stack, (std::vector<std::string>{"ROOT", "step", "add_kernel"}));
+  EXPECT_EQ(v.events[1].call_stack, (std::vector<std::string>{"ROOT", "k"}));
+  EXPECT_TRUE(v.events[2].call_stack.empty());
+}
+
 TEST(PerfettoTraceReader, TritonMainIsRelative) {
   PerfettoBuilder b;
   b.ProcessTrack(1, 0, "Trace");

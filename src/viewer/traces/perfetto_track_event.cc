@@ -135,7 +135,14 @@ bool TrackEventDecoder::Decode(std::string_view bytes, const PerfettoSequence& s
   }
   std::stable_sort(frames_.begin(), frames_.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
+  // Triton main's kernels name their whole stack ("call_stack_0" is "ROOT", the last frame
+  // the kernel); ours (formats.md §7.5) only the frames between, ROOT and the kernel's name
+  // being implied. The model's stack is whole either way.
+  const bool implied = EventKindOfCategory(out.category) == EventKind::kKernel &&
+                       (frames_.empty() || frames_.front().second != "ROOT");
+  if (implied) out.call_stack.push_back("ROOT");
   for (const auto& frame : frames_) out.call_stack.push_back(frame.second);
+  if (implied) out.call_stack.push_back(out.name);
   return true;
 }
 

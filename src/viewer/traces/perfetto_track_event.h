@@ -1,6 +1,7 @@
 // One TrackEvent (TracePacket field 11) decoded with its sequence's interned strings
 // (formats.md §7.5): type, track, name, category, flows, and the debug annotations turned
-// back into the model's call stack ("call_stack_<i>") and metrics ("metric.<name>", and any
+// back into the model's call stack ("call_stack_<i>"; a kernel's "ROOT" and own name added
+// where the file leaves them implied, as ours does) and metrics ("metric.<name>", and any
 // other annotation under its own name); "original_dur_ns" gives back a clamped slice's
 // recorded duration.
 #pragma once

@@ -3,8 +3,6 @@
 
 #include <algorithm>
 
-#include "util/huge_pages.h"
-
 namespace proton::viewer::traces {
 namespace {
 
@@ -33,9 +31,7 @@ void TraceStore::ReserveFor(uint64_t bytes) {
   // A store kept from an earlier input keeps its arrays unless they are far too small: a new
   // reservation would move them to fresh pages, each faulted in again.
   auto reserve = [](auto& v, uint64_t n) {
-    if (v.capacity() * 2 >= n) return;
-    v.reserve(n);
-    AdviseHugePages(v);
+    if (v.capacity() * 2 < n) v.reserve(n);
   };
   reserve(events_, events);
   reserve(flows_, events);

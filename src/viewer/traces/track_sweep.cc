@@ -3,18 +3,12 @@
 
 #include <algorithm>
 
-#include "util/huge_pages.h"
-
 namespace proton::viewer::traces {
 
 void TrackOrder::Build(const std::vector<TraceStore::Event>& events, size_t tracks) {
   begin_.assign(tracks + 1, 0);
   for (const TraceStore::Event& e : events) ++begin_[e.track + 1];
   for (size_t t = 0; t < tracks; ++t) begin_[t + 1] += begin_[t];
-  if (order_.capacity() < events.size()) {
-    order_.reserve(events.size());
-    AdviseHugePages(order_);
-  }
   order_.resize(events.size());
   std::vector<uint32_t> fill(begin_.begin(), begin_.end() - 1);
   for (uint32_t i = 0; i < events.size(); ++i) order_[fill[events[i].track]++] = i;
@@ -33,7 +27,7 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
   keys_.resize(n);
   for (size_t i = 0; i < n; ++i) {
     const TraceStore::Event& e = events[first[i]];
-    keys_[i] = {e.start_ns, e.end_ns, first[i]};
+    keys_[i] = {e.start_ns, e.end_ns, first[i], e.instant};
   }
   runs_.clear();
   for (size_t i = 0; i < n; ++i) {
@@ -62,16 +56,18 @@ void TrackOrder::SortTrack(uint32_t* first, uint32_t* last,
 
 void FlowEndBindings::Bind(const TrackOrder& order, size_t tracks,
                            const std::vector<TraceStore::Event>& events) {
-  if (link_.capacity() < events.size()) {
-    link_.reserve(events.size());
-    AdviseHugePages(link_);
-  }
+  link_.clear();
+  // Only Chrome traces have end points; a Perfetto input needs no array (memory is tightest
+  // for them: their files are the densest).
+  const auto is_point = [](const TraceStore::Event& e) {
+    return e.instant && e.kind == EventKind::kFlow && e.flows_in != 0 && e.flows_out == 0;
+  };
+  if (std::none_of(events.begin(), events.end(), is_point)) return;
   link_.assign(events.size(), TraceStore::kNone);
   for (size_t t = 0; t < tracks; ++t) {
     SweepTrack(order.Track(t), events, [&](const SweepStep& s) {
       if (s.kind != SweepStep::Kind::kInstant || s.enclosing == TraceStore::kNone) return;
-      const TraceStore::Event& point = events[s.event];
-      if (point.kind != EventKind::kFlow || point.flows_in == 0 || point.flows_out != 0) return;
+      if (!is_point(events[s.event])) return;
       const uint32_t first = link_[s.enclosing];
       link_[s.event] = first == TraceStore::kNone ? kLast : first;
       link_[s.enclosing] = s.event;

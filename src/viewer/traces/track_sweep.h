@@ -1,8 +1,8 @@
 // Per-track order and nesting for writing slices (formats.md §7.4, which the profiler's own
 // Perfetto writer follows too): each track's events sorted by (start ascending, end
-// descending, file order) and swept with a stack of open slices, so that on every track
-// timestamps never go back and slices nest: a slice that would outlive the open slice around
-// it (kernels of one stream can overlap with programmatic dependent launch) is clamped to
+// descending, slices before instants, file order) and swept with a stack of open slices, so that on
+// every track timestamps never go back and slices nest: a slice that would outlive the open slice
+// around it (kernels of one stream can overlap with programmatic dependent launch) is clamped to
 // that slice's end.
 #pragma once
 
@@ -33,15 +33,18 @@ class TrackOrder {
   }
 
  private:
-  // One track's sort key: (start ascending, end descending, file order).
+  // One track's sort key: (start ascending, end descending, slices before instants, file
+  // order), formats.md §7.4's.
   struct Key {
     int64_t start;
     int64_t end;
     uint32_t index;
+    bool instant;
   };
   static bool Before(const Key& a, const Key& b) {
     if (a.start != b.start) return a.start < b.start;
     if (a.end != b.end) return a.end > b.end;
+    if (a.instant != b.instant) return b.instant;
     return a.index < b.index;
   }
   void SortTrack(uint32_t* first, uint32_t* last, const std::vector<TraceStore::Event>& events);
@@ -97,9 +100,9 @@ class FlowEndBindings {
 
   void Bind(const TrackOrder& order, size_t tracks, const std::vector<TraceStore::Event>& events);
   // A slice's first bound point (kNone: none); a bound point's next one (kLast: none).
-  uint32_t First(uint32_t slice) const { return link_[slice]; }
+  uint32_t First(uint32_t slice) const { return link_.empty() ? TraceStore::kNone : link_[slice]; }
   uint32_t Next(uint32_t point) const { return link_[point]; }
-  bool IsBound(uint32_t point) const { return link_[point] != TraceStore::kNone; }
+  bool IsBound(uint32_t point) const { return !link_.empty() && link_[point] != TraceStore::kNone; }
 
  private:
   std::vector<uint32_t> link_;
