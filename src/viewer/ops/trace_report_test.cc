@@ -24,7 +24,7 @@ namespace pf = traces::pf;
 std::string TempPath(const std::string& name) { return ::testing::TempDir() + name; }
 
 std::string WriteFile(const std::string& name, const std::string& bytes) {
-  const std::string path = TempPath(name);
+  std::string path = TempPath(name);
   std::ofstream(path, std::ios::binary) << bytes;
   return path;
 }

@@ -11,6 +11,7 @@ namespace {
 
 std::vector<std::pair<int64_t, int64_t>> Pairs(const std::vector<StripRect>& rects) {
   std::vector<std::pair<int64_t, int64_t>> out;
+  out.reserve(rects.size());
   for (const StripRect& r : rects) out.emplace_back(r.start_ns, r.end_ns);
   return out;
 }
@@ -34,10 +35,13 @@ TEST(TraceStrip, RelativeToOriginAndEmpty) {
 // A million 1 us kernels with 1 us between them (1 us is far under a pixel of 2 s / 1200):
 // one rectangle; with every 1000th gap 10 ms long: 1000 rectangles, each gap kept.
 TEST(TraceStrip, MillionKernelsStayBounded) {
+  constexpr int64_t kKernels = 1'000'000;
   std::vector<KernelSpan> dense, gappy;
+  dense.reserve(kKernels);
+  gappy.reserve(kKernels);
   int64_t t = 0;
-  for (int i = 0; i < 1'000'000; ++i) {
-    dense.push_back({2 * i * 1000LL, 2 * i * 1000LL + 1000, 0});
+  for (int64_t i = 0; i < kKernels; ++i) {
+    dense.push_back({2 * i * 1000, 2 * i * 1000 + 1000, 0});
     gappy.push_back({t, t + 1000, 0});
     t += (i % 1000 == 999) ? 10'000'000 : 2000;
   }
@@ -49,7 +53,8 @@ TEST(TraceStrip, MillionKernelsStayBounded) {
   // Every 2 us gap is far under a pixel, so all merge: random-ish short gaps never exceed
   // the bound either.
   std::vector<KernelSpan> spread;
-  for (int i = 0; i < 1'000'000; ++i) spread.push_back({i * 5000LL, i * 5000LL + 10, 0});
+  spread.reserve(kKernels);
+  for (int64_t i = 0; i < kKernels; ++i) spread.push_back({i * 5000, i * 5000 + 10, 0});
   EXPECT_LE(DownsampleSpans(spread, 0, spread.back().end_ns, 1200).size(), 1201u);
 }
 
