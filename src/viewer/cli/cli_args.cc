@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "util/argparse.h"
+#include "viewer/cli/follow_conflict.h"
 #include "viewer/cli/py_number.h"
 #include "viewer/merge/merge_stragglers.h"
 #include "viewer/outputs/output_formats.h"
@@ -429,32 +430,6 @@ Status CheckStdinOnce(const ScanState& state) {
   return Status::UsageError(
       "standard input ('-') can only be read once: --export FILE.sqlite with -m reads "
       "every FILE again after the tree; name the file instead");
-}
-
-// The first option given that --follow leaves no use for, or nullptr.
-const char* FollowConflict(const ViewerOptions& a) {
-  const std::pair<bool, const char*> conflicts[] = {
-      {a.output.list, "-l/--list"},
-      {!a.view.include.empty(), "-i/--include"},
-      {!a.view.exclude.empty(), "-e/--exclude"},
-      {a.view.has_threshold, "-t/--threshold"},
-      {a.view.print_sorted, "--print-sorted"},
-      {!a.input.diff_profile.empty(), "--diff-profile"},
-      {a.input.merge != MergeMode::kNone, "--merge"},
-      {!a.input.baselines.empty(), "--baseline"},
-      {a.output.has_fail_above, "--fail-above"},
-      {a.view.match != MatchMode::kExact, "--match"},
-      {!a.output.export_path.empty(), "--export"},
-      {!a.output.html_path.empty(), "--html"},
-      {!a.output.speedscope_path.empty(), "--speedscope"},
-      {a.output.stragglers, "--stragglers"},
-      {a.output.has_sql, "--sql"},
-      {a.output.trace_report, "--trace-report"},
-  };
-  for (const auto& [given, name] : conflicts) {
-    if (given) return name;
-  }
-  return nullptr;
 }
 
 // --follow RUN (§11.14) reads no FILE and shows GPU time only.
