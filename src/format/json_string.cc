@@ -5,24 +5,12 @@
 #include <cstdint>
 
 namespace proton::format {
-namespace {
 
 int HexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-// Four hex digits at p (stops at the NUL sentinel at the latest).
-bool Hex4(const char* p, uint32_t& v) {
-  v = 0;
-  for (int k = 0; k < 4; ++k) {
-    const int h = HexValue(p[k]);
-    if (h < 0) return false;
-    v = v * 16 + static_cast<uint32_t>(h);
-  }
-  return true;
 }
 
 void AppendUtf8(uint32_t cp, std::string& out) {
@@ -41,6 +29,19 @@ void AppendUtf8(uint32_t cp, std::string& out) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
     out += static_cast<char>(0x80 | (cp & 0x3f));
   }
+}
+
+namespace {
+
+// Four hex digits at p (stops at the NUL sentinel at the latest).
+bool Hex4(const char* p, uint32_t& v) {
+  v = 0;
+  for (int k = 0; k < 4; ++k) {
+    const int h = HexValue(p[k]);
+    if (h < 0) return false;
+    v = v * 16 + static_cast<uint32_t>(h);
+  }
+  return true;
 }
 
 // A backslash escape at p (p[0] == '\\'); p after it on success.

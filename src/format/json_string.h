@@ -3,9 +3,15 @@
 // names stays on the fast path (the only one for JSON documents over simdjson's 4 GiB).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace proton::format {
+
+// The value of one hex digit, or -1.
+int HexValue(char c);
+// Appends code point `cp` (at most U+10FFFF, not a surrogate) as UTF-8.
+void AppendUtf8(uint32_t cp, std::string& out);
 
 // `p` points into a string's content, after its opening quote and any plain part already
 // appended to `out`. Appends the decoded rest and leaves `p` at the closing quote. Returns

@@ -6,37 +6,14 @@
 #include <cstring>
 #include <limits>
 
+#include "format/json_string.h"
+
 namespace proton::viewer::traces {
 namespace {
 
 constexpr size_t kArenaBlock = size_t{64} << 10;
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
-int HexValue(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xc0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xe0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  }
-}
 
 }  // namespace
 
@@ -126,7 +103,7 @@ Scan JsonScanner::StringEscape(const char*& p, std::string& decoded) {
     value = 0;
     for (int i = 0; i < 4; ++i) {
       if (at + i == end_) return Scan::kMore;
-      const int h = HexValue(at[i]);
+      const int h = format::HexValue(at[i]);
       if (h < 0) return Fail(p, "invalid \\u escape in a string");
       value = value * 16 + static_cast<uint32_t>(h);
     }
@@ -145,7 +122,7 @@ Scan JsonScanner::StringEscape(const char*& p, std::string& decoded) {
     cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
     used = 12;
   }
-  AppendUtf8(decoded, cp);
+  format::AppendUtf8(cp, decoded);
   p += used;
   return Scan::kOk;
 }
